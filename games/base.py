@@ -1,0 +1,288 @@
+"""What every CatZoo rules engine offers, with no RL library in sight.
+
+A rules engine is a ``GameState`` subclass plus a frozen options dataclass. The RL layer
+(``catzoo.envs.adapter``), the bots (``catzoo.policies``) and the tools only talk to
+engines through the members defined here, so a new game plugs into all of them by
+implementing this class.
+
+Conventions shared by all engines:
+
+* players are ``0..num_players-1``; ``current_player`` is ``TERMINAL`` once the game ends;
+* every decision is one integer in ``range(num_actions)``; ``legal_mask()`` is a
+  ``numpy.int8`` vector over that flat space;
+* chance (shuffles, deals) is drawn from the state's own ``random.Random`` seeded at
+  creation, and every chance outcome is recorded in ``chance`` so that the JSON log
+  (options, chance outcomes, actions) replays a game exactly, even one whose hidden
+  cards were re-sampled by ``resample``;
+* ``observation(player)`` holds what that player may know and nothing more.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+
+TERMINAL = -1
+
+LOG_FORMAT = 1
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range, of the wrong type, or not legal in the state."""
+
+
+class OptionsError(ValueError):
+    """Unknown or invalid game options."""
+
+
+def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
+    """Create a frozen options dataclass, naming any unknown option and the known ones."""
+    known = [f.name for f in dataclasses.fields(options_cls)]
+    unknown = sorted(set(kwargs) - set(known))
+    if unknown:
+        raise OptionsError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {game}; "
+            f"known options: {', '.join(known)}"
+        )
+    return options_cls(**kwargs)
+
+
+def check_choice(game: str, name: str, value: Any, allowed) -> None:
+    if value not in allowed:
+        raise OptionsError(
+            f"{game}: option {name}={value!r} is not allowed; choose one of "
+            f"{', '.join(map(repr, allowed))}"
+        )
+
+
+class GameState:
+    """Base class of every rules engine's state.
+
+    Subclasses set the class attributes and implement the methods that raise
+    ``NotImplementedError``; the rest (logs, replay, standings, checked apply) is shared.
+    """
+
+    game_name: ClassVar[str]
+    env_version: ClassVar[int] = 0
+    options_cls: ClassVar[type]
+
+    options: Any
+    num_players: int
+    num_actions: int
+    observation_size: int
+    current_player: int
+    seed: int | None
+    chance: list
+    history: list[int]
+
+    # --- construction ----------------------------------------------------------------
+    @classmethod
+    def new(cls, options=None, seed: int | None = None, chance: list | None = None, **kwargs):
+        """A new game. ``options`` is an options instance or None (then ``kwargs``).
+
+        ``chance`` pins the chance outcomes (for example the deals) instead of drawing
+        them from ``seed``: named rule scenarios use it to play from an explicit deal.
+        """
+        if options is None:
+            options = build_options(cls.options_cls, cls.game_name, kwargs)
+        elif kwargs:
+            raise OptionsError("pass either an options object or keyword options, not both")
+        state = cls.__new__(cls)
+        state.options = options
+        state.seed = seed
+        state.rng = random.Random(seed)
+        state.chance = []
+        state._pinned_chance = list(chance) if chance is not None else []
+        state.history = []
+        state._setup()
+        return state
+
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _draw_chance(self, draw):
+        """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
+
+        Every outcome is recorded so that the action log replays the game exactly.
+        """
+        index = len(self.chance)
+        if index < len(self._pinned_chance):
+            outcome = self._pinned_chance[index]
+        else:
+            outcome = draw(self.rng)
+        self.chance.append(outcome)
+        return outcome
+
+    # --- the game --------------------------------------------------------------------
+    # Engines keep the legal actions of the player to act as a Python int bit set in
+    # ``_legal`` (bit a set when action a is legal), recomputed once per applied action:
+    # testing one action is then a shift, and the numpy mask is built only when asked.
+    _legal: int = 0
+
+    def legal_mask(self) -> np.ndarray:
+        return bits_to_mask(self._legal, self.num_actions)
+
+    def legal_actions(self) -> list[int]:
+        bits, out, a = self._legal, [], 0
+        while bits:
+            if bits & 1:
+                out.append(a)
+            bits >>= 1
+            a += 1
+        return out
+
+    def is_legal(self, action: int) -> bool:
+        return bool((self._legal >> action) & 1)
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action of the player to act; raise ``IllegalActionError`` if not."""
+        self.check_action(action)
+        self._apply(int(action))
+        self.history.append(int(action))
+
+    def apply_unchecked(self, action: int) -> None:
+        """Apply an action already known to be legal (the env checks it on the mask)."""
+        self._apply(action)
+        self.history.append(action)
+
+    def check_action(self, action) -> None:
+        if self.current_player == TERMINAL:
+            raise IllegalActionError(f"{self.game_name}: the game is over; no action can be applied")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"{self.game_name}: an action must be an integer, got {action!r} "
+                f"of type {type(action).__name__}"
+            )
+        if not 0 <= action < self.num_actions:
+            raise IllegalActionError(
+                f"{self.game_name}: action {action} is out of range 0..{self.num_actions - 1}"
+            )
+        if not (self._legal >> int(action)) & 1:
+            raise IllegalActionError(
+                f"{self.game_name}: action {action} ({self.action_to_string(int(action))}) is "
+                f"not legal for player {self.current_player}; legal actions: "
+                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
+            )
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def scores(self) -> list[float]:
+        """Each player's game points so far (the game's own score)."""
+        raise NotImplementedError
+
+    def standing_keys(self) -> list[tuple]:
+        """A sort key per player: higher wins; equal keys share a place (tie-breaks inside)."""
+        return [(s,) for s in self.scores()]
+
+    def returns(self) -> np.ndarray:
+        """Zero-sum result of the final standing, in [-1, 1] per player.
+
+        Each player gets the mean over the other players of +1 (beats them), 0 (tied) or
+        -1 (beaten), so with two players it is the usual win/draw/loss and with more it
+        rewards every place gained, not only first place.
+        """
+        keys = self.standing_keys()
+        n = self.num_players
+        out = np.zeros(n, dtype=np.float64)
+        for i in range(n):
+            out[i] = sum((keys[i] > keys[j]) - (keys[i] < keys[j]) for j in range(n) if j != i)
+        return out / max(n - 1, 1)
+
+    def winners(self) -> list[int]:
+        keys = self.standing_keys()
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def observation(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def state_vector(self) -> np.ndarray:
+        """The global view (every hidden card too), for centralised critics and debugging."""
+        raise NotImplementedError
+
+    @property
+    def state_size(self) -> int:
+        return int(self.state_vector().shape[0])
+
+    def clone(self) -> GameState:
+        raise NotImplementedError
+
+    def resample(self, player: int, rng: random.Random) -> GameState:
+        """A copy in which the cards hidden from ``player`` are re-dealt at random,
+        consistently with everything ``player`` has seen (a determinization)."""
+        raise NotImplementedError
+
+    # --- text ------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+    def milestone(self):
+        """A value that changes when a text view is worth printing again (a trick or a
+        round ended, a phase began); ``catzoo show`` prints the board at each change."""
+        return None
+
+    # --- logs and replay ---------------------------------------------------------------
+    def action_log(self) -> dict:
+        """A JSON-serialisable record from which ``replay`` rebuilds this exact game."""
+        return {
+            "format": LOG_FORMAT,
+            "game": self.game_name,
+            "env_version": self.env_version,
+            "options": dataclasses.asdict(self.options),
+            "seed": self.seed,
+            "chance": _jsonable(self.chance),
+            "actions": list(self.history),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.action_log())
+
+    @classmethod
+    def replay(cls, log: dict | str) -> GameState:
+        if isinstance(log, str):
+            log = json.loads(log)
+        if log.get("game") != cls.game_name:
+            raise ValueError(f"this log is of game {log.get('game')!r}, not {cls.game_name!r}")
+        options = build_options(cls.options_cls, cls.game_name, _tupled(log["options"]))
+        state = cls.new(options, seed=log.get("seed"), chance=_tupled(log.get("chance", [])))
+        for step, action in enumerate(log["actions"]):
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                raise ValueError(f"log does not replay: step {step}: {err}") from None
+        return state
+
+
+def bits_to_mask(bits: int, size: int) -> np.ndarray:
+    """An int8 0/1 vector of ``size`` from a bit set (bit i -> element i)."""
+    raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    # Slicing is cheaper than unpackbits' ``count`` argument (this runs every env step).
+    return np.unpackbits(raw, bitorder="little")[:size].view(np.int8)
+
+
+def _jsonable(value):
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _tupled(value):
+    """JSON turns tuples into lists; engines store chance outcomes and options as tuples."""
+    if isinstance(value, dict):
+        return {k: _tupled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value

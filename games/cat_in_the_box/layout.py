@@ -1,0 +1,34 @@
+"""The observation layout of Cat in the Box (documented in the env module's docstring)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from catzoo.games.layout import Block, Layout
+
+BLOCKS = [
+    Block("hand", 9, "private", "your cards: count of each number 1-9, divided by 5"),
+    Block("aside", 9, "private", "your set-aside card, one-hot over numbers 1-9"),
+    Block("board", 36, "seat",
+          "research-board tokens of each seat, index colour*9 + number-1 "
+          "(colours blue, yellow, green, red)"),
+    Block("blocked", 36, "public",
+          "spaces no one may take: numbers outside the deck, 2-player neutral tokens"),
+    Block("markers", 4, "seat", "X markers still held (1) per colour blue, yellow, green, red"),
+    Block("prediction", 5, "seat", "prediction, one-hot over 0-4 tricks (zeros before it is made)"),
+    Block("tricks", 1, "seat", "tricks won this round, divided by 8"),
+    Block("trick_card", 13, "seat",
+          "card played to the trick in progress: number one-hot (9) then colour one-hot (4)"),
+    Block("led", 4, "public", "the led colour of the trick in progress, one-hot"),
+    Block("score", 1, "seat", "total score, divided by 50 (clipped to [-4, 4])"),
+    Block("round", 5, "public", "round number, one-hot"),
+    Block("phase", 3, "public", "phase one-hot: set aside, predict, play"),
+    Block("round_start", 1, "seat", "1 for the round's start player"),
+    Block("leader", 1, "seat", "1 for the leader of the trick in progress"),
+    Block("played", 9, "public", "cards of each number 1-9 played this round, divided by 5"),
+]
+
+
+@lru_cache(maxsize=None)
+def layout_for(num_players: int) -> Layout:
+    return Layout(num_players, BLOCKS)

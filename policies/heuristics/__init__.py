@@ -1,0 +1,1 @@
+"""Hand-written bots, one module per game, each documented in its docstring."""

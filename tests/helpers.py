@@ -1,0 +1,74 @@
+"""Test helpers shared by every game's tests."""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+
+import numpy as np
+from pettingzoo.test import api_test, render_test, seed_test
+
+
+def random_playout(state, rng: random.Random, max_steps: int = 100_000):
+    """Play uniformly random legal actions to the end; returns the actions taken.
+
+    Checks on every step the invariants every engine must keep: one legal action at least
+    for the player to act, a mask agreeing with ``legal_actions``, an observation of the
+    documented size for every player.
+    """
+    actions = []
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return actions
+        legal = state.legal_actions()
+        assert legal, f"no legal action for player {state.current_player}"
+        mask = state.legal_mask()
+        assert mask.dtype == np.int8 and mask.shape == (state.num_actions,)
+        assert np.flatnonzero(mask).tolist() == legal
+        for p in range(state.num_players):
+            obs = state.observation(p)
+            assert obs.shape == (state.observation_size,) and obs.dtype == np.float32
+        action = rng.choice(legal)
+        state.apply(action)
+        actions.append(action)
+    raise AssertionError(f"game did not end within {max_steps} steps")
+
+
+def assert_replays(state) -> None:
+    """The JSON action log rebuilds the same game: same history, scores, observations."""
+    log = json.loads(json.dumps(state.action_log()))
+    again = type(state).replay(log)
+    assert again.history == state.history
+    assert again.scores() == state.scores()
+    assert again.current_player == state.current_player
+    for p in range(state.num_players):
+        np.testing.assert_array_equal(again.observation(p), state.observation(p))
+
+
+def pettingzoo_conformance(env_module, num_cycles: int = 400, **options) -> None:
+    """PettingZoo's own api_test, seed_test and render_test on one configuration."""
+    with warnings.catch_warnings():
+        # api_test warns about observations it cannot judge (all-zero blocks early on).
+        warnings.simplefilter("ignore")
+        api_test(env_module.env(**options), num_cycles=num_cycles)
+        seed_test(lambda **kw: env_module.env(**options, **kw), num_cycles=num_cycles)
+        render_test(lambda render_mode=None: env_module.env(render_mode=render_mode, **options))
+
+
+def play_env_randomly(env, seed: int) -> dict:
+    """Play one game through the AEC API with random legal actions; returns final rewards
+    accumulated per agent."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    total = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(rng.choice(legal))
+        env.step(action)
+    return total
