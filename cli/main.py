@@ -102,7 +102,25 @@ def build_parser() -> argparse.ArgumentParser:
     p_show.add_argument("-o", "--option", action="append", default=[],
                         help="game option key=value, e.g. -o rounds=single")
     p_show.set_defaults(func=cmd_show)
+    for name in EXTRA_COMMANDS:
+        module = _optional_module(f"catzoo.cli.{name}")
+        if module is not None:
+            module.register(sub)
     return parser
+
+
+# Sub-commands living in their own modules (catzoo/cli/<name>.py), each with
+# ``register(subparsers)`` adding a parser whose ``func(args) -> int`` runs it.
+EXTRA_COMMANDS = ("train", "arena", "play", "replay", "serve")
+
+
+def _optional_module(name: str):
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
 
 
 def main(argv: list[str] | None = None) -> int:

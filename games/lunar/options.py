@@ -1,0 +1,122 @@
+"""Options of Lunar, each rule choice traced in docs/rules/lunar.md.
+
+Cards are numbered 0-11 everywhere in the engine: 0-3 the suit cards wolf, owl, lynx,
+bat; 4-11 the rank cards 1-8 (card ``3 + rank``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catzoo.games.base import OptionsError, check_choice
+
+GAME = "lunar"
+
+SUITS = ("wolf", "owl", "lynx", "bat")
+NUM_SUITS = 4
+NUM_RANKS = 8
+NUM_CARDS = NUM_SUITS + NUM_RANKS  # card identities
+# [R] 6 of each suit, 3 of each rank: 24 + 24 cards.
+SUIT_COPIES = 6
+RANK_COPIES = 3
+# [R] 6 ranks and 6 suits dealt to each player; 4 players pass 2 + 2 to the partner.
+DEAL_PER_TYPE = 6
+PASS_PER_TYPE = 2
+# [R] 2 players: the sky holds 3 ranks and 3 suits.
+SKY_PER_TYPE = 3
+TRICKS_PER_ROUND = 12
+
+# [D] stars beside trick-track positions 0-12: the store text names winning 1-3 or 7-8
+# of the 12 tricks as the good results (docs/rules/lunar.md, "Trick track").
+DEFAULT_TRACK_STARS = (0, 3, 3, 3, 0, 0, 0, 4, 4, 0, 0, 0, 0)
+# [D] which cards carry a star: every copy of the rank cards 1 and 8, one star each.
+DEFAULT_STAR_RANKS = (1, 8)
+DEFAULT_STAR_SUITS: tuple[str, ...] = ()
+
+
+def rank_card(rank: int) -> int:
+    return NUM_SUITS - 1 + rank
+
+
+def card_name(card: int) -> str:
+    return SUITS[card] if card < NUM_SUITS else f"rank {card - NUM_SUITS + 1}"
+
+
+def _as_tuple(value, name: str, numbers: bool = False) -> tuple:
+    """A sequence option given as a sequence or as a comma-separated string."""
+    if isinstance(value, str):
+        value = tuple(part.strip() for part in value.split(",") if part.strip())
+        if numbers:
+            try:
+                value = tuple(int(part) for part in value)
+            except ValueError:
+                raise OptionsError(
+                    f"{GAME}: option {name}={value!r} must be whole numbers"
+                ) from None
+    try:
+        return tuple(value)
+    except TypeError:
+        raise OptionsError(f"{GAME}: option {name}={value!r} must be a sequence") from None
+
+
+@dataclass(frozen=True)
+class LunarOptions:
+    """``num_players`` 2 (the sky game) or 4 (two partnerships, partners opposite);
+    ``rounds`` "full" (play until a team has more than ``target`` points and the teams
+    are not tied, the published game) or "single" (one round per episode, for faster
+    training); ``target`` the score a team must pass (30); ``track_stars`` the stars
+    printed beside trick-track positions 0-12 (13 numbers); ``star_ranks`` the ranks
+    1-8 whose cards carry a star and ``star_suits`` the suits whose cards do (every copy,
+    one star each); ``max_rounds`` a safety cap on the game's length: a game still tied
+    after that many rounds ends as a shared result."""
+
+    num_players: int = 4
+    rounds: str = "full"
+    target: int = 30
+    track_stars: tuple[int, ...] = DEFAULT_TRACK_STARS
+    star_ranks: tuple[int, ...] = DEFAULT_STAR_RANKS
+    star_suits: tuple[str, ...] = DEFAULT_STAR_SUITS
+    max_rounds: int = 100
+
+    def __post_init__(self):
+        if isinstance(self.num_players, bool) or self.num_players not in (2, 4):
+            raise OptionsError(
+                f"{GAME}: num_players={self.num_players!r} is not allowed; choose 2 or 4"
+            )
+        check_choice(GAME, "rounds", self.rounds, ("full", "single"))
+        for name in ("target", "max_rounds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise OptionsError(f"{GAME}: option {name}={value!r} must be a positive integer")
+        track = _as_tuple(self.track_stars, "track_stars", numbers=True)
+        if len(track) != TRICKS_PER_ROUND + 1 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in track
+        ):
+            raise OptionsError(
+                f"{GAME}: track_stars={self.track_stars!r} must be 13 non-negative integers "
+                "(stars beside trick-track positions 0-12)"
+            )
+        ranks = tuple(sorted(set(_as_tuple(self.star_ranks, "star_ranks", numbers=True))))
+        if not all(isinstance(r, int) and 1 <= r <= NUM_RANKS for r in ranks):
+            raise OptionsError(f"{GAME}: star_ranks={self.star_ranks!r} must be ranks 1-8")
+        suits = _as_tuple(self.star_suits, "star_suits")
+        bad = [s for s in suits if s not in SUITS]
+        if bad:
+            raise OptionsError(
+                f"{GAME}: star_suits names unknown suit(s) {bad!r}; suits are {', '.join(SUITS)}"
+            )
+        suits = tuple(s for s in SUITS if s in suits)
+        object.__setattr__(self, "track_stars", track)
+        object.__setattr__(self, "star_ranks", ranks)
+        object.__setattr__(self, "star_suits", suits)
+
+    @property
+    def num_rounds(self) -> int | None:
+        return 1 if self.rounds == "single" else None
+
+    @property
+    def card_stars(self) -> tuple[int, ...]:
+        """Stars on each card identity 0-11."""
+        stars = [1 if SUITS[s] in self.star_suits else 0 for s in range(NUM_SUITS)]
+        stars += [1 if r in self.star_ranks else 0 for r in range(1, NUM_RANKS + 1)]
+        return tuple(stars)
