@@ -5,8 +5,9 @@ game's env module only names its engine class and documents itself.
 
 Options shared by every CatZoo env (on top of the game's own options):
 
-* ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
-  (prints it).
+* ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
+  (prints it), or ``"rgb_array"`` for games whose engine draws images (``render_rgb``)
+  and whose env lists it in ``metadata["render_modes"]``.
 * ``reward``: ``"standing"`` (default: at the end of the game each player gets the
   zero-sum result of the final standing, see ``GameState.returns``; both partners of a
   team get the same), or ``"score"`` (dense: each change of a player's game score, as it
@@ -52,10 +53,11 @@ class CatZooAECEnv(AECEnv):
     ):
         super().__init__()
         name = self.state_cls.game_name
-        if render_mode is not None and render_mode not in RENDER_MODES:
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
             raise OptionsError(
                 f"{name}: render_mode={render_mode!r} is not supported; use one of "
-                f"{', '.join(RENDER_MODES)} or None"
+                f"{', '.join(modes)} or None"
             )
         if reward not in REWARDS:
             raise OptionsError(f"{name}: reward={reward!r}; choose one of {', '.join(REWARDS)}")
@@ -202,6 +204,10 @@ class CatZooAECEnv(AECEnv):
 
             logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
+        if self.render_mode == "rgb_array":
+            # Before reset() there is no game yet: draw a fresh one's set-up.
+            game = self.game or self.state_cls.new(self.game_options, seed=0)
+            return game.render_rgb()
         if self.game is None:
             text = f"{self.state_cls.game_name}: call reset() to start a game"
         else:

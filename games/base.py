@@ -196,6 +196,11 @@ class GameState:
             out[i] = sum((keys[i] > keys[j]) - (keys[i] < keys[j]) for j in range(n) if j != i)
         return out / max(n - 1, 1)
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Players who always share one result (partners, or the whole table in a
+        cooperative game); by default each player is alone."""
+        return tuple((p,) for p in range(self.num_players))
+
     def winners(self) -> list[int]:
         keys = self.standing_keys()
         best = max(keys)
@@ -226,6 +231,10 @@ class GameState:
 
     def render(self) -> str:
         raise NotImplementedError
+
+    def render_rgb(self) -> np.ndarray:
+        """An image of the state, (height, width, 3) uint8, for games that have one."""
+        raise NotImplementedError(f"{self.game_name} has no image rendering")
 
     def milestone(self):
         """A value that changes when a text view is worth printing again (a trick or a

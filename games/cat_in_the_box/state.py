@@ -356,6 +356,7 @@ class CatInTheBoxState(GameState):
         saw: the cards each opponent played, and every exceptional red lead (which proves
         the leader held no card declarable in another colour)."""
         c = self.clone()
+        c.rng = random.Random(rng.getrandbits(64))  # later deals must not be foreseeable
         if self.is_terminal():
             return c
         n = self.num_players

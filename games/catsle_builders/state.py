@@ -472,6 +472,7 @@ class CatsleBuildersState(GameState):
         its size, and a player who did not follow a led suit this round gets no card of
         it. The cards already played stay where they are."""
         c = self.clone()
+        c.rng = random.Random(rng.getrandbits(64))  # later deals must not be foreseeable
         if self.is_terminal():
             return c
         n = self.num_players

@@ -447,6 +447,10 @@ class LunarState(GameState):
         c.rng.setstate(self.rng.getstate())
         return c
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        # [R] partners sit opposite.
+        return ((0, 2), (1, 3)) if self.num_players == 4 else ((0,), (1,))
+
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> LunarState:
         from catzoo.games.lunar.resample import resample
 
