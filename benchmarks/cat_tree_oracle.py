@@ -1,0 +1,65 @@
+"""The Cat Tree oracle on a fixed set of deals: its speed, and the bots as a percentage of it.
+
+For each deal (the decks of games seeded ``--seed``, ``--seed + 1``, ...) it runs the
+oracle (``catzoo.games.cat_tree.oracle.solve``: the best plan its search finds knowing
+every card, and an upper bound), then plays the heuristic and the random bot at both
+seats on the same deal, and prints:
+
+* the oracle's deals/s (one core; the heuristic's own game is part of each solve);
+* mean scores: oracle, upper bound, heuristic, random;
+* the heuristic and random as "% of oracle" (mean over deals of bot / oracle score), and
+  the oracle as "% of bound" (how close the search comes to what is provably possible).
+
+Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--beam B] [--width W]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from catzoo.games.cat_tree import CatTreeOptions
+from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, play_policies, solve
+from catzoo.policies.random_policy import RandomPolicy
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--width", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    options = CatTreeOptions()
+    decks = deals(args.deals, seed=args.seed, options=options)
+    oracle, bound, heuristic, random_ = [], [], [], []
+    start = time.perf_counter()
+    for i, deck in enumerate(decks):
+        result = solve(deck, options, beam=args.beam, width=args.width)
+        oracle.append(result.score)
+        bound.append(result.upper_bound)
+        heuristic.append(result.heuristic_score)
+        if (i + 1) % 100 == 0:
+            rate = (i + 1) / (time.perf_counter() - start)
+            print(f"  {i + 1} deals, {rate:.2f} deals/s", flush=True)
+    elapsed = time.perf_counter() - start
+    for i, deck in enumerate(decks):
+        bots = [RandomPolicy(2 * i), RandomPolicy(2 * i + 1)]
+        random_.append(play_policies(deck, bots, options).total)
+
+    exact = sum(o == b for o, b in zip(oracle, bound))
+    print(f"deals: {len(decks)}  oracle: {len(decks) / elapsed:.2f} deals/s "
+          f"({elapsed:.0f} s, beam {args.beam}, width {args.width}, one core)")
+    print(f"mean score   oracle {np.mean(oracle):6.1f}   upper bound {np.mean(bound):6.1f}   "
+          f"heuristic {np.mean(heuristic):6.1f}   random {np.mean(random_):6.1f}")
+    print(f"heuristic: {percent_of_oracle(heuristic, oracle):5.1f}% of oracle   "
+          f"random: {percent_of_oracle(random_, oracle):5.1f}% of oracle   "
+          f"oracle: {percent_of_oracle(oracle, bound):5.1f}% of bound "
+          f"(proven optimal on {exact} deals)")
+
+
+if __name__ == "__main__":
+    main()

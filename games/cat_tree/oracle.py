@@ -1,0 +1,387 @@
+"""The Cat Tree oracle: the best score a deal allows when every card is known in advance.
+
+Given the whole deal (the shuffled deck: every card both partners will be dealt), it
+returns
+
+* ``score``: the best final score its search found, with the plan (``actions``, the env's
+  action sequence for both partners) that reaches it; the plan is replayed through the
+  rules engine, so the score is achievable;
+* ``upper_bound``: a score no game on the deal can beat (``catzoo.games.cat_tree.bound``);
+  when both agree (``exact``) the score is proven optimal.
+
+A policy is then reported as a percentage of ``score`` on the same deals
+(``percent_of_oracle``); ``upper_bound`` says how much better than the oracle's own plan
+the deal could possibly be.
+
+The search is a beam search over turns, with full information (``_Search``). A node is
+a grid; its children are every choice of kept cards, every placing order and, for each
+card, the ``width`` most promising cells near the structure. The ``beam`` best distinct
+grids go on to the next turn, ranked by a value that looks ahead:
+
+* it plans a support column in the middle of the floor, as high as needed for a part at
+  altitude to be within reach; the points that would count if the column stood are
+  valued (a share ``column`` of them while it is unfinished), plus a small bonus per
+  column cell built;
+* a share (``detached``) of the points of pieces detached even then;
+* a share (``future``) of what the cards of the later turns could add on this grid: each
+  is matched to a free cell that suits it (a cell at altitude between two hangers for a
+  hammock or catwalk, a carrier's top at altitude for the others), else counts its points
+  below altitude.
+
+On the last turn a grid is worth its exact score and every cell that can matter is tried
+(near a piece or on the floor), so one-turn deals are solved exactly with a wide enough
+``width``. The beam runs once per weight setting in ``SETTINGS`` (a cheap way to diversify a narrow
+beam) and the best final grid wins. The heuristic's own game on the deal is the first
+incumbent, so the oracle never reports less than the heuristic.
+
+The upper bound is usually well above the best plan found (the relaxation ignores most of
+the grid's geometry): read ``score`` as the best known play of the deal, not a proven
+optimum, unless ``exact``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catzoo.games.cat_tree.bound import upper_bound
+from catzoo.games.cat_tree.options import (
+    BASE_POINTS,
+    BOX,
+    CATWALK,
+    HAMMOCK,
+    NEST,
+    PIPE,
+    PIPE_SIDE_POINTS,
+    SCRATCHER,
+    SHELF,
+    TOY,
+    CatTreeOptions,
+)
+from catzoo.games.cat_tree.placement import (
+    RULE_OF_TYPE,
+    Rules,
+    cells_of,
+    legal_classes,
+    occupied,
+    rules_for,
+)
+from catzoo.games.cat_tree.scoring import counted_cells, points, score
+from catzoo.games.cat_tree.state import (
+    KEEP_BASE,
+    ME_FIRST,
+    PARTNER_FIRST,
+    PLACE_BASE,
+    CatTreeState,
+    deal_of,
+)
+
+# Search settings (future, detached, column weights; see _Search.evaluate): the beam is
+# run once per setting and the best plan kept, a cheap way to diversify a narrow beam.
+SETTINGS = ((1.0, 0.6, 0.8), (1.0, 0.8, 0.6), (1.0, 0.4, 0.5))
+# Hangers first, so that the matching lets a same-turn hammock use their sides.
+_HANGER_FIRST = {SHELF: 0, BOX: 1, NEST: 1, SCRATCHER: 2, PIPE: 3, TOY: 3, HAMMOCK: 4,
+                 CATWALK: 4}
+
+
+def _card_value(kind: int, slots: list, high: bool) -> float:
+    """Points a ``kind`` card could score given free ``slots`` [alt tops, alt hanging
+    cells, low hanging cells], which it uses up (a carrier at altitude adds a top)."""
+    base = BASE_POINTS[kind]
+    if kind in (HAMMOCK, CATWALK):
+        if slots[1]:
+            slots[1] -= 1
+            return 2 * base
+        if slots[2]:
+            slots[2] -= 1
+            return base
+        return 0
+    if not high:
+        return base + (PIPE_SIDE_POINTS if kind == PIPE else 0)
+    if kind == SHELF:
+        slots[0] += 1
+        return 2 * base
+    if kind in (BOX, NEST) and slots[1]:
+        slots[1] -= 1
+        slots[0] += 1
+        return 2 * base
+    if slots[0]:
+        if kind not in (SCRATCHER, BOX, NEST):
+            slots[0] -= 1
+        return 2 * (base + (PIPE_SIDE_POINTS if kind == PIPE else 0))
+    return base
+COLUMN_STEP = 2.0
+DISMISS = -1
+
+
+@dataclass(frozen=True)
+class OracleResult:
+    score: int
+    upper_bound: int
+    actions: tuple[int, ...]
+    heuristic_score: int
+
+    @property
+    def exact(self) -> bool:
+        return self.score == self.upper_bound
+
+
+class _Search:
+    def __init__(self, deck, options: CatTreeOptions, beam: int, width: int, column: int,
+                 weights: tuple[float, float, float]):
+        self.future_weight, self.detached_weight, self.column_weight = weights
+        self.deck = deck
+        self.last = options.turns - 1  # on the last turn a grid is worth its score
+        self.options = options
+        self.rules = rules = rules_for(options)
+        self.beam = beam
+        self.width = width
+        self._evals: dict = {}
+        self._cands: dict = {}
+        self._potentials: dict = {}
+        self.pairs = []
+        for t in range(options.turns):
+            hands = [deal_of(deck, t, p) for p in range(2)]
+            self.pairs.append({tuple(sorted((x, y), key=_HANGER_FIRST.__getitem__))
+                               for x in set(hands[0]) for y in set(hands[1])})
+        # The planned support column: cells from the floor up to the lowest row from
+        # which a part at altitude is within reach (empty when no column is planned).
+        self.column = 0
+        top = rules.altitude_row - rules.detach_steps
+        if rules.altitude_row < rules.height and top >= 0:
+            for row in range(top + 1):
+                self.column |= 1 << rules.cell(row, column)
+
+    def evaluate(self, boards: tuple, turn: int) -> float:
+        """The search value of a grid during ``turn``: the points of the pieces that would
+        count if the planned column stood, a bonus per column cell built, a share of the
+        points of pieces still detached even then, and the potential of the cards of the
+        later turns."""
+        key = (boards, turn)
+        got = self._evals.get(key)
+        if got is None and turn == self.last:
+            got = self._evals[key] = float(score(boards, self.rules))
+        if got is None:
+            rules = self.rules
+            occ = 0
+            for b in boards:
+                occ |= b
+            tree = _virtual_counted(occ, self.column, rules)
+            got = float(points(boards, tree, rules))
+            if self.column & ~occ:
+                # the column is not built yet: what counts only thanks to it is uncertain
+                counted = counted_cells(boards, rules)
+                if counted != tree:
+                    got -= (1 - self.column_weight) * (got - points(boards, counted, rules))
+                got += COLUMN_STEP * (occ & self.column).bit_count()
+            loose = occ & ~tree
+            if loose:
+                got += self.detached_weight * points(boards, loose, rules)
+            got += self.future_weight * self.potential(boards, tree | self.column, turn)
+            self._evals[key] = got
+        return got
+
+    def potential(self, boards: tuple, tree: int, turn: int) -> float:
+        """What the cards of the turns after ``turn`` could add on this grid: each card
+        is matched, turn by turn, to a free cell by the tree that suits it (a cell at
+        altitude between two hangers for a hammock or catwalk, a carrier's top at
+        altitude for a pipe, toy, scratcher, box or nest); a card without one counts its
+        points below altitude. Every carrier it places offers its own top in turn."""
+        rules = self.rules
+        flat, sides, _, _ = legal_classes(boards, rules)
+        region = rules.dilate(tree) if tree else rules.row0
+        high = rules.alt if self.column else 0
+        slots = ((flat & high & region).bit_count(), (sides & high & region).bit_count(),
+                 (sides & ~high & region).bit_count())
+        key = (slots, turn)
+        got = self._potentials.get(key)
+        if got is None:
+            got = self._potentials[key] = self._match(list(slots), turn, bool(high))
+        return got
+
+    def _match(self, slots: list, turn: int, high: bool) -> float:
+        total = 0.0
+        for later in range(turn + 1, self.options.turns):
+            best, best_slots = -1.0, slots
+            for pair in self.pairs[later]:
+                trial = list(slots)
+                value = sum(_card_value(kind, trial, high) for kind in pair)
+                if value > best:
+                    best, best_slots = value, trial
+            total += best
+            slots = best_slots
+        return total
+
+    def ranking(self, boards: tuple, kind: int, turn: int) -> list[tuple[float, int, tuple]]:
+        """Every (value, cell, grid after) placement of a ``kind`` card within reach of
+        the structure (a shelf one cell farther), best first; a lone dismissal when no
+        cell is legal."""
+        key = (boards, kind, turn)
+        got = self._cands.get(key)
+        if got is not None:
+            return got
+        rules = self.rules
+        legal = legal_classes(boards, rules)[RULE_OF_TYPE[kind]]
+        if not legal:
+            got = [(self.evaluate(boards, turn), DISMISS, boards)]
+            self._cands[key] = got
+            return got
+        occ = 0
+        for b in boards:
+            occ |= b
+        pool = legal & rules.ball(occ | self.column, 3 if kind == SHELF else 2)
+        if turn == self.last:
+            pool = self._last_pool(legal, occ)
+        elif not occ:
+            # an empty grid: the first piece on the floor, columns left of the middle
+            # (the right half mirrors them)
+            pool = legal & ((1 << ((rules.width + 1) // 2)) - 1)
+        got = self._score_cells(boards, kind, turn, pool or legal)
+        self._cands[key] = got
+        return got
+
+    def _score_cells(self, boards: tuple, kind: int, turn: int, pool: int):
+        scored = []
+        width, middle = self.rules.width, (self.rules.width - 1) / 2
+        base = boards[kind]
+        for cell in cells_of(pool):
+            after = list(boards)
+            after[kind] = base | (1 << cell)
+            after = tuple(after)
+            row, col = divmod(cell, width)
+            scored.append((self.evaluate(after, turn), row, -abs(col - middle), cell, after))
+        scored.sort(reverse=True)
+        return [(v, cell, after) for v, _, _, cell, after in scored]
+
+    def _last_pool(self, legal: int, occ: int) -> int:
+        """The cells worth trying for a game's last card, exactly: near a piece or on the
+        floor; anywhere else it touches nothing and scores nothing, so one such cell
+        stands for all of them."""
+        rules = self.rules
+        reach = max(rules.detach_steps, rules.toy_reach, 1)
+        pool = legal & (rules.ball(occ, reach) | rules.row0)
+        rest = legal & ~pool
+        return pool | (rest & -rest)
+
+    def follow_up(self, parent: tuple, mid: tuple, placed: int, kind: int, turn: int):
+        """The best placements of the turn's second card, after the first went to cell
+        ``placed``: the parent grid's best cells for it that are still free, and the
+        cells around ``placed`` (where the first card changed what fits or scores)."""
+        rules = self.rules
+        legal = legal_classes(mid, rules)[RULE_OF_TYPE[kind]]
+        if not legal:
+            return [(self.evaluate(mid, turn), DISMISS, mid)]
+        pool = self._last_pool(legal, occupied(mid)) if turn == self.last else 0
+        if placed != DISMISS:
+            pool |= legal & rules.ball(1 << placed, 2)
+        for _, cell, _ in self.ranking(parent, kind, turn)[: self.width + 2]:
+            if cell != DISMISS:
+                pool |= legal & (1 << cell)
+        return self._score_cells(mid, kind, turn, pool or legal)[: self.width]
+
+    def run(self):
+        o = self.options
+        # node: grid -> (value, plan) where plan is a tuple of per-turn decisions
+        layer = {tuple([0] * 8): (0.0, ())}
+        for turn in range(o.turns):
+            hands = [deal_of(self.deck, turn, p) for p in range(2)]
+            leader = turn % 2
+            children: dict = {}
+            for boards, (_, plan) in layer.items():
+                for i0 in range(2 if hands[0][0] != hands[0][1] else 1):
+                    for i1 in range(2 if hands[1][0] != hands[1][1] else 1):
+                        kept = (hands[0][i0], hands[1][i1])
+                        firsts = (leader,) if o.placing_order == "alternate" else (0, 1)
+                        if kept[0] == kept[1]:
+                            firsts = (leader,)
+                        for first in firsts:
+                            second = 1 - first
+                            moves = self.ranking(boards, kept[first], turn)[: self.width]
+                            for _, c1, mid in moves:
+                                for value, c2, after in self.follow_up(
+                                        boards, mid, c1, kept[second], turn):
+                                    old = children.get(after)
+                                    if old is None or old[0] < value:
+                                        children[after] = (
+                                            value, plan + ((i0, i1, first, c1, c2),))
+            ranked = sorted(children.items(), key=lambda kv: kv[1][0], reverse=True)
+            layer = dict(ranked[: self.beam])
+        best_plan, best_score = (), -1
+        for boards, (_, plan) in layer.items():
+            real = score(boards, self.rules)
+            if real > best_score:
+                best_plan, best_score = plan, real
+        return best_score, best_plan
+
+
+def _virtual_counted(occ: int, column: int, rules: Rules) -> int:
+    """The real cells that would count if the planned column cells were occupied."""
+    both = occ | column
+    ground = rules.flood(both & rules.row0, both)
+    reach = rules.ball(ground, rules.detach_steps)
+    floating = both & ~ground
+    return (ground | rules.flood(floating & reach, floating)) & occ
+
+
+def plan_actions(plan, options: CatTreeOptions) -> list[int]:
+    """The env's action sequence (both partners) of a plan of per-turn decisions."""
+    dismiss = PLACE_BASE + options.width * options.height
+    actions = []
+    for turn, (i0, i1, first, c1, c2) in enumerate(plan):
+        actions += [KEEP_BASE + i0, KEEP_BASE + i1]
+        if options.placing_order == "choose":
+            actions.append(ME_FIRST if first == turn % 2 else PARTNER_FIRST)
+        for cell in (c1, c2):
+            actions.append(dismiss if cell == DISMISS else PLACE_BASE + cell)
+    return actions
+
+
+def play_policies(deck, policies, options: CatTreeOptions) -> CatTreeState:
+    """Play a deal with one policy per seat (observation dict in, action out)."""
+    state = CatTreeState.new(options, chance=[tuple(deck)])
+    for policy in policies:
+        policy.reset()
+    while not state.is_terminal():
+        p = state.current_player
+        obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
+        state.apply(policies[p].act(obs))
+    return state
+
+
+def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int = 2,
+          bound: bool = True, settings=SETTINGS) -> OracleResult:
+    """The oracle's best plan and upper bound for ``deck`` (a tuple of 32 card types)."""
+    from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
+
+    o = options or CatTreeOptions()
+    deck = tuple(deck)
+    bot = CatTreeHeuristic(options=o)
+    greedy = play_policies(deck, [bot, bot], o)
+    best_score, best_actions = greedy.total, tuple(greedy.history)
+    found, plan = -1, ()
+    for weights in settings:
+        got, got_plan = _Search(deck, o, beam, width, (o.width - 1) // 2, weights).run()
+        if got > found:
+            found, plan = got, got_plan
+    if found > best_score:
+        actions = plan_actions(plan, o)
+        check = CatTreeState.new(o, chance=[deck])
+        for a in actions:
+            check.apply(a)  # raises if the search ever planned an illegal move
+        if check.total != found:
+            raise AssertionError(f"oracle plan replays to {check.total}, not {found}")
+        best_score, best_actions = found, tuple(actions)
+    ub = max(upper_bound(deck, o), best_score) if bound else best_score
+    return OracleResult(best_score, ub, best_actions, greedy.total)
+
+
+def percent_of_oracle(policy_scores, oracle_scores) -> float:
+    """Mean over deals of 100 * policy score / oracle score (deals where the oracle scores
+    0 count as 100%)."""
+    ratios = [100.0 * p / o if o else 100.0 for p, o in zip(policy_scores, oracle_scores)]
+    return sum(ratios) / len(ratios) if ratios else 0.0
+
+
+def deals(count: int, seed: int = 0, options: CatTreeOptions | None = None) -> list[tuple]:
+    """``count`` reproducible deals: the decks of games seeded ``seed, seed + 1, ...``."""
+    o = options or CatTreeOptions()
+    return [CatTreeState.new(o, seed=seed + i).deck for i in range(count)]
