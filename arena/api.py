@@ -1,0 +1,179 @@
+"""The arena's Python API: ``run_arena`` plays, ``ArenaResult`` holds and summarises.
+
+    from catzoo.arena import run_arena
+    result = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts"], games=120,
+                       num_players=4, workers=2, seed=0)
+    print(result.table())
+    result.summary()          # one dict per policy
+    result.save("out/")       # JSON, CSV and PNG
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from catzoo.arena import ratings as R
+from catzoo.arena import stats as S
+from catzoo.arena.runner import Lineup, play_all
+from catzoo.arena.schedule import ArenaSetupError, Seating, Structure, game_structure, schedule
+from catzoo.games.registry import get_game
+
+
+class ArenaPolicyError(RuntimeError):
+    """A policy raised or played an illegal action; ``partial`` holds the games finished
+    before (an ``ArenaResult``) and ``report`` the details (board, replayable log)."""
+
+    def __init__(self, report: dict, partial: ArenaResult):
+        self.report = report
+        self.partial = partial
+        super().__init__(format_failure(report, partial.game))
+
+
+def format_failure(report: dict, game: str) -> str:
+    where = (f"in {game} arena game {report.get('game')} (deal seed {report.get('seed')}, "
+             f"seats {report.get('seats')})")
+    step = "" if report.get("step") is None else f" at step {report['step']}"
+    text = (f"policy {report['policy']!r} at seat {report['seat']} {report['problem']}\n"
+            f"  {where}{step}")
+    if report.get("board"):
+        text += "\n  game state:\n" + "\n".join("    " + line for line in
+                                              str(report["board"]).splitlines())
+    if report.get("log") is not None:
+        text += ("\n  the game's action log (replays it up to the failure) is in the "
+                 "error's report['log']")
+    return text
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    num_players: int
+    names: list[str]
+    seed: int
+    structure: Structure
+    mixed_teams: bool
+    options: dict
+    records: list[dict]
+    scheduled: int
+    seconds: float
+    workers: int
+    failure: dict | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # --- the numbers ---------------------------------------------------------------------
+    def _derived(self):
+        if "events" not in self._cache:
+            events, samples = S.events_and_samples(self.records, self.structure)
+            self._cache["events"], self._cache["samples"] = events, samples
+        return self._cache["events"], self._cache["samples"]
+
+    @property
+    def events(self) -> list[S.Event]:
+        return self._derived()[0]
+
+    def ratings(self) -> dict:
+        if "ratings" not in self._cache:
+            self._cache["ratings"] = R.fit(self.events, len(self.names))
+        return self._cache["ratings"]
+
+    def head_to_head(self) -> tuple[np.ndarray, np.ndarray]:
+        return S.head_to_head(self.events, len(self.names))
+
+    def summary(self) -> list[dict]:
+        """One row per policy, best rating first."""
+        rows = S.policy_stats(self._derived()[1], len(self.names))
+        rt = self.ratings()
+        think = np.zeros(len(self.names))
+        moves = np.zeros(len(self.names))
+        for rec in self.records:
+            for seat, p in enumerate(rec["seats"]):
+                think[p] += rec["think"][seat]
+                moves[p] += rec["moves"][seat]
+        for p, row in enumerate(rows):
+            row.update(policy=self.names[p], rating=rt["rating"][p], rating_low=rt["low"][p],
+                       rating_high=rt["high"][p],
+                       seconds_per_move=float(think[p] / moves[p]) if moves[p] else math.nan)
+        order = sorted(range(len(rows)), key=lambda p: -rows[p]["rating"])
+        return [{"policy": rows[p].pop("policy"), **rows[p]} for p in order]
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.records) / self.seconds if self.seconds > 0 else math.nan
+
+    # --- output (in report.py) ------------------------------------------------------------
+    def table(self) -> str:
+        from catzoo.arena.report import table
+
+        return table(self)
+
+    def to_dict(self) -> dict:
+        from catzoo.arena.report import to_dict
+
+        return to_dict(self)
+
+    def save(self, folder, stem: str | None = None, plot: bool = True) -> dict:
+        from catzoo.arena.report import save
+
+        return save(self, folder, stem=stem, plot=plot)
+
+
+def run_arena(game: str, policies: list, games: int = 100, num_players: int | None = None,
+              workers: int = 1, seed: int = 0, mixed_teams: bool = False,
+              options: dict | None = None, names: list[str] | None = None,
+              progress: bool = False, raise_on_failure: bool = True) -> ArenaResult:
+    """Play ``games`` seeded games (rounded up to whole seat rotations) between
+    ``policies`` (specs like "heuristic", "ismcts:iterations=100", a checkpoint path, or
+    Policy objects) and return the results.
+
+    A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
+    before it), or with ``raise_on_failure=False`` is returned in ``result.failure``.
+    """
+    info = get_game(game)
+    n = info.default_players if num_players is None else int(num_players)
+    if n not in info.players:
+        raise ArenaSetupError(
+            f"{info.name} is played by {', '.join(map(str, info.players))} players, not {n}")
+    if workers < 1:
+        raise ArenaSetupError(f"workers must be at least 1, not {workers}")
+    options = dict(options or {})
+    names = list(names) if names is not None else _names(policies)
+    if len(names) != len(policies):
+        raise ArenaSetupError(f"{len(names)} names for {len(policies)} policies")
+    _check_policies(policies, info.name, n)
+    structure = game_structure(info.name, n, options)
+    seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
+    lineup = Lineup(info.name, n, list(policies), names, options, seed)
+    start = time.perf_counter()
+    records, failure = play_all(lineup, seatings, workers=workers, progress=progress)
+    result = ArenaResult(info.name, n, names, seed, structure, mixed_teams, options, records,
+                         len(seatings), time.perf_counter() - start, workers, failure)
+    if failure is not None and raise_on_failure:
+        raise ArenaPolicyError(failure, result)
+    return result
+
+
+def _names(policies: list) -> list[str]:
+    raw = [p if isinstance(p, str) else getattr(p, "name", type(p).__name__) for p in policies]
+    seen: dict[str, int] = {}
+    out = []
+    for name in raw:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if raw.count(name) == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def _check_policies(policies: list, game: str, n: int) -> None:
+    """Build each spec once here so a bad spec fails before any worker starts."""
+    from catzoo.policies.base import Policy
+    from catzoo.policies.registry import make_policy
+
+    for p in policies:
+        if isinstance(p, str):
+            make_policy(p, game, n, seed=0)
+        elif not isinstance(p, Policy):
+            raise ArenaSetupError(
+                f"{p!r} is neither a policy spec nor a catzoo.policies.base.Policy")

@@ -1,0 +1,69 @@
+"""``catzoo arena --all``: rebuild docs/leaderboard.md for every installed game from the
+bots and the checkpoints shipped under checkpoints/<game>/, with the plots beside it."""
+
+from __future__ import annotations
+
+import os
+
+from catzoo.arena.api import ArenaPolicyError, run_arena
+from catzoo.games.registry import GAMES
+from catzoo.policies.registry import HEURISTICS, UnknownPolicyError, make_policy
+
+# The search bot that suits each game; card games get information-set MCTS.
+SEARCH_BOT = {"ledges": "planner"}
+
+
+def default_policies(game: str) -> list[str]:
+    return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, "ismcts")]
+
+
+def shipped_checkpoints(game: str, root: str = "checkpoints") -> tuple[list[str], list[str]]:
+    """Loadable checkpoint directories under root/game, and notes on those skipped."""
+    folder = os.path.join(root, game)
+    if not os.path.isdir(folder):
+        return [], []
+    found, skipped = [], []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if not os.path.isdir(path):
+            continue
+        try:
+            make_policy(path, game, GAMES[game].default_players)
+        except UnknownPolicyError as err:
+            skipped.append(f"`{path}`: {err}")
+        else:
+            found.append(path)
+    return found, skipped
+
+
+def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2, seed: int = 0,
+            checkpoints: str = "checkpoints", progress: bool = True, log=print) -> str:
+    folder = os.path.dirname(out) or "."
+    plots = os.path.join(folder, "leaderboard")
+    lines = ["# Leaderboard", "",
+             "Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
+             f"`{checkpoints}/<game>/`: {games} games per game at least (rounded up to whole "
+             f"seat rotations), seed {seed}, default player count. Intervals are 95%; see "
+             "[arena.md](arena.md) for how games are seated and rated.", ""]
+    for game, info in GAMES.items():
+        found, skipped = shipped_checkpoints(game, checkpoints)
+        policies = default_policies(game) + found
+        log(f"{game}: {', '.join(policies)}")
+        try:
+            result = run_arena(game, policies, games=games, workers=workers, seed=seed,
+                               progress=progress)
+        except ArenaPolicyError as err:
+            result = err.partial
+            lines += [f"**Stopped early:** {str(err).splitlines()[0]}", ""]
+        paths = result.save(plots, stem=game)
+        lines += [f"## {info.title} (`{game}`)", "", "```", result.table(), "```", ""]
+        if "png" in paths:
+            lines += [f"![{game}](leaderboard/{game}.png)", ""]
+        lines += [f"Data: [JSON](leaderboard/{game}.json), [CSV](leaderboard/{game}.csv).", ""]
+        if not found:
+            lines += [f"No checkpoint shipped under `{checkpoints}/{game}/`.", ""]
+        lines += [f"Skipped {s}" for s in skipped] + ([""] if skipped else [])
+    os.makedirs(folder, exist_ok=True)
+    with open(out, "w") as f:
+        f.write("\n".join(lines))
+    return out

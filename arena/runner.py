@@ -1,0 +1,138 @@
+"""Plays the scheduled games, in this process or in worker processes, with a progress bar.
+
+Every game is a pure function of its seating (policies per seat, deal seed), so the
+results do not depend on the number of workers or on which worker played what: results
+come back in game order. The first policy failure stops the arena; the games finished
+before it are kept.
+"""
+
+from __future__ import annotations
+
+import copy
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass, field
+
+from catzoo.arena.guard import GuardedPolicy, PolicyFailure
+from catzoo.arena.schedule import Seating
+from catzoo.policies.match import play_match
+
+
+@dataclass
+class Lineup:
+    """What a worker needs to seat the policies: specs (strings) or Policy objects."""
+
+    game: str
+    num_players: int
+    policies: list  # spec strings or Policy instances
+    names: list[str]
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+
+
+class _Table:
+    """The policies of one process, one instance per (policy, seat): a policy sitting at
+    two seats of a game must not share its per-game memory between them."""
+
+    def __init__(self, lineup: Lineup):
+        self.lineup = lineup
+        self.cache: dict[tuple[int, int], GuardedPolicy] = {}
+
+    def seat(self, p: int, seat: int) -> GuardedPolicy:
+        key = (p, seat)
+        if key not in self.cache:
+            spec = self.lineup.policies[p]
+            if isinstance(spec, str):
+                from catzoo.policies.registry import make_policy
+
+                inner = make_policy(spec, self.lineup.game, self.lineup.num_players,
+                                    seed=self.lineup.seed * 7919 + p * 101 + seat)
+            else:
+                inner = copy.deepcopy(spec)
+            self.cache[key] = GuardedPolicy(inner, self.lineup.names[p], seat)
+        return self.cache[key]
+
+    def play(self, s: Seating) -> dict:
+        seated = [self.seat(p, seat) for seat, p in enumerate(s.seats)]
+        before = [(g.seconds, g.moves) for g in seated]
+        start = time.perf_counter()
+        try:
+            result = play_match(self.lineup.game, seated, seed=s.seed, **self.lineup.options)
+        except PolicyFailure as failure:
+            failure.report.update(game=s.index, seed=s.seed,
+                                  seats=[self.lineup.names[p] for p in s.seats])
+            raise
+        return {
+            "game": s.index, "round": s.round, "seed": s.seed, "seats": list(s.seats),
+            "scores": [float(x) for x in result.scores],
+            "returns": [float(x) for x in result.returns],
+            "winners": [int(w) for w in result.winners],
+            "steps": result.agent_steps,
+            "seconds": time.perf_counter() - start,
+            "think": [g.seconds - b[0] for g, b in zip(seated, before)],
+            "moves": [g.moves - b[1] for g, b in zip(seated, before)],
+        }
+
+
+_TABLE: _Table | None = None
+
+
+def _init_worker(lineup: Lineup) -> None:
+    global _TABLE
+    _TABLE = _Table(lineup)
+
+
+def _play_chunk(chunk: list[Seating]) -> tuple[list[dict], dict | None]:
+    records = []
+    for s in chunk:
+        try:
+            records.append(_TABLE.play(s))
+        except PolicyFailure as failure:
+            return records, failure.report
+    return records, None
+
+
+def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
+             progress: bool = True) -> tuple[list[dict], dict | None]:
+    """Records of the games played in order, and the failure report that stopped them."""
+    bar = _progress(len(seatings), lineup.game, progress)
+    records: list[dict] = []
+    failure = None
+    try:
+        if workers <= 1:
+            table = _Table(lineup)
+            for s in seatings:
+                try:
+                    records.append(table.play(s))
+                except PolicyFailure as err:
+                    failure = err.report
+                    break
+                bar.update(1)
+        else:
+            size = max(1, min(8, len(seatings) // (workers * 8)))
+            chunks = [seatings[i:i + size] for i in range(0, len(seatings), size)]
+            with _context().Pool(workers, initializer=_init_worker, initargs=(lineup,)) as pool:
+                for done, failure in pool.imap(_play_chunk, chunks):
+                    records.extend(done)
+                    bar.update(len(done))
+                    if failure is not None:
+                        pool.terminate()
+                        break
+    finally:
+        bar.close()
+    return records, failure
+
+
+def _context():
+    # fork starts workers in milliseconds with the policies already loaded; elsewhere (or
+    # where fork is unavailable) spawn is the safe default.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _progress(total: int, game: str, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=f"arena {game}", unit="game", disable=not enabled,
+                file=sys.stderr, leave=False, dynamic_ncols=True)

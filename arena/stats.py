@@ -1,0 +1,148 @@
+"""Per-policy results with 95% confidence intervals, rating events and head-to-head.
+
+Outcomes are taken per side (a team, or a lone player): partners share a result. In each
+game a side's rank is 1 + the sides ahead + half the sides tied with it; its win share is
+1 divided among the sides tied first (so a 2-player draw is half a win each, and the win
+shares of a game add up to 1). In a cooperative game the lineups of a round, all on the
+same deal, are compared with each other by their shared score in the same way.
+
+One sample per game (per lineup in cooperative rounds) and policy: a policy holding several
+seats gets the mean over its seats, so that its seats do not count as independent
+evidence. Intervals: Wilson's score interval for the win rate, mean +- 1.96 standard errors
+for score and rank.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from catzoo.arena.schedule import Structure
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Event:
+    """One comparison: entrants (each the policies at its seats) and their ranks (1 best)."""
+
+    entrants: tuple[tuple[int, ...], ...]
+    ranks: tuple[float, ...]
+
+
+def ranks_of(values) -> list[float]:
+    """Rank 1 for the highest value; ties share the mean of the places they span."""
+    return [1 + sum(w > v for w in values) + (sum(w == v for w in values) - 1) / 2
+            for v in values]
+
+
+def win_shares(values) -> list[float]:
+    best = max(values)
+    tied = sum(v == best for v in values)
+    return [1.0 / tied if v == best else 0.0 for v in values]
+
+
+def events_and_samples(records: list[dict], structure: Structure):
+    """Rating events, and per policy a list of (win share, score, rank) samples."""
+    samples: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
+    events: list[Event] = []
+    if structure.cooperative:
+        by_round: dict[int, list[dict]] = defaultdict(list)
+        for rec in records:
+            by_round[rec["round"]].append(rec)
+        groups = [(recs, [r["returns"][0] for r in recs]) for recs in by_round.values()]
+        for recs, values in groups:
+            if len(recs) < 2:
+                continue  # a round cut short by a failure compares nothing
+            ranks, wins = ranks_of(values), win_shares(values)
+            events.append(Event(tuple(tuple(r["seats"]) for r in recs), tuple(ranks)))
+            for rec, rank, win in zip(recs, ranks, wins):
+                _add(samples, rec["seats"], rec["scores"], [win] * len(rec["seats"]),
+                     [rank] * len(rec["seats"]))
+        return events, samples
+    teams = structure.teams
+    for rec in records:
+        values = [rec["returns"][t[0]] for t in teams]
+        winners = set(rec["winners"])
+        team_wins = [any(s in winners for s in t) for t in teams]
+        shares = [1.0 / sum(team_wins) if w else 0.0 for w in team_wins]
+        ranks = ranks_of(values)
+        seat_win, seat_rank = [0.0] * len(rec["seats"]), [0.0] * len(rec["seats"])
+        for k, team in enumerate(teams):
+            for s in team:
+                seat_win[s], seat_rank[s] = shares[k], ranks[k]
+        _add(samples, rec["seats"], rec["scores"], seat_win, seat_rank)
+        events.append(Event(tuple(tuple(rec["seats"][s] for s in t) for t in teams),
+                            tuple(ranks)))
+    return events, samples
+
+
+def _add(samples, seats, scores, wins, ranks) -> None:
+    per: dict[int, list[int]] = defaultdict(list)
+    for s, p in enumerate(seats):
+        per[p].append(s)
+    for p, mine in per.items():
+        samples[p].append((float(np.mean([wins[s] for s in mine])),
+                           float(np.mean([scores[s] for s in mine])),
+                           float(np.mean([ranks[s] for s in mine]))))
+
+
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return (math.nan, math.nan)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
+    """(mean, low, high); the interval is undefined (nan) below two samples."""
+    x = np.asarray(values, dtype=np.float64)
+    if x.size == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if x.size < 2:
+        return (m, math.nan, math.nan)
+    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return (m, m - half, m + half)
+
+
+def policy_stats(samples: dict[int, list], num_policies: int) -> list[dict]:
+    out = []
+    for p in range(num_policies):
+        rows = samples.get(p, [])
+        wins = [r[0] for r in rows]
+        win = float(np.mean(wins)) if rows else math.nan
+        lo, hi = wilson(win, len(rows)) if rows else (math.nan, math.nan)
+        out.append({
+            "games": len(rows),
+            "win_rate": win, "win_rate_low": lo, "win_rate_high": hi,
+            **dict(zip(("mean_score", "mean_score_low", "mean_score_high"),
+                       mean_interval([r[1] for r in rows]))),
+            **dict(zip(("mean_rank", "mean_rank_low", "mean_rank_high"),
+                       mean_interval([r[2] for r in rows]))),
+        })
+    return out
+
+
+def head_to_head(events: list[Event], num_policies: int) -> tuple[np.ndarray, np.ndarray]:
+    """``share[i, j]``: how often i finished ahead of j when they met as rivals (ties count
+    a half), and ``met[i, j]``: how many such meetings (a pair of seats in one event)."""
+    ahead = np.zeros((num_policies, num_policies))
+    met = np.zeros((num_policies, num_policies), dtype=np.int64)
+    for ev in events:
+        for a, (ea, ra) in enumerate(zip(ev.entrants, ev.ranks)):
+            for b, (eb, rb) in enumerate(zip(ev.entrants, ev.ranks)):
+                if a == b:
+                    continue
+                for i in set(ea):
+                    for j in set(eb):
+                        if i != j:
+                            met[i, j] += 1
+                            ahead[i, j] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(met > 0, ahead / np.maximum(met, 1), np.nan)
+    return share, met

@@ -1,0 +1,77 @@
+"""``catzoo arena``: seeded, seat-rotating matches between policies, with ratings.
+
+    catzoo arena cat_in_the_box --policy random --policy heuristic --policy ismcts \
+        --games 200 --players 4 --workers 2 --seed 0
+    catzoo arena --all      # rebuild docs/leaderboard.md
+"""
+
+from __future__ import annotations
+
+import sys
+
+from catzoo.cli.main import UsageError, parse_option
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "arena", help="benchmark policies against each other: win rates, ratings, plots")
+    p.add_argument("game", nargs="?", help="a game name from `catzoo list`")
+    p.add_argument("--policy", action="append", default=[],
+                   help="repeated: random, heuristic, ismcts[:iterations=N,c=X,seconds=S], "
+                        "planner[:candidates=N,samples=N,depth=N], or a checkpoint directory "
+                        "(default: random, heuristic and the game's search bot)")
+    p.add_argument("--games", type=int, default=None,
+                   help="games to play, rounded up to whole seat rotations (default 200; "
+                        "48 per game with --all)")
+    p.add_argument("--players", type=int, help="number of players (default: the game's)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--mixed-teams", action="store_true",
+                   help="seat partners of a team game from different policies too")
+    p.add_argument("-o", "--option", action="append", default=[],
+                   help="game option key=value, e.g. -o rounds=single")
+    p.add_argument("--out", default="arena_results",
+                   help="folder for the JSON, CSV and PNG (default arena_results)")
+    p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--all", action="store_true",
+                   help="rebuild docs/leaderboard.md for every game, plots beside it")
+    p.set_defaults(func=cmd_arena)
+
+
+def cmd_arena(args) -> int:
+    from catzoo.arena import ArenaPolicyError, ArenaSetupError, run_arena
+    from catzoo.arena.leaderboard import default_policies, rebuild
+    from catzoo.games.registry import get_game
+    from catzoo.policies.registry import UnknownPolicyError
+
+    if args.all:
+        if args.game or args.policy or args.players:
+            raise UsageError("--all takes no game, --policy or --players: it benchmarks every "
+                             "game with its bots and shipped checkpoints")
+        path = rebuild(games=args.games or 48, workers=args.workers, seed=args.seed,
+                       progress=not args.quiet)
+        print(f"wrote {path}")
+        return 0
+    if not args.game:
+        raise UsageError("name a game (see `catzoo list`), or use --all")
+    info = get_game(args.game)
+    options = dict(parse_option(o) for o in args.option)
+    if "num_players" in options:
+        raise UsageError("give the player count with --players, not -o num_players")
+    policies = args.policy or default_policies(info.name)
+    try:
+        result = run_arena(info.name, policies, games=args.games or 200,
+                           num_players=args.players, workers=args.workers, seed=args.seed,
+                           mixed_teams=args.mixed_teams, options=options,
+                           progress=not args.quiet)
+        status = 0
+    except (ArenaSetupError, UnknownPolicyError) as err:
+        raise UsageError(str(err)) from None
+    except ArenaPolicyError as err:
+        print(f"catzoo: {err}", file=sys.stderr)
+        result, status = err.partial, 1
+    print(result.table())
+    paths = result.save(args.out, plot=not args.no_plot)
+    print("wrote " + ", ".join(paths.values()))
+    return status

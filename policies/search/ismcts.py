@@ -1,0 +1,147 @@
+"""Information-set Monte Carlo tree search, one implementation for every card game.
+
+Each iteration searches one determinization: ``state.resample(player, rng)`` re-deals the
+cards hidden from the searching player consistently with what it saw, as OpenSpiel's
+ISMCTS does. Tree nodes are keyed by information state, here (player to act, that
+player's observation vector), so one node gathers every determinization the acting player
+cannot tell apart and the search cannot exploit hidden cards. Actions that are legal in
+some determinizations only are handled with availability counts (Cowling, Powley and
+Whitehouse 2012): a child's exploration term uses how often it was available, not how often
+its parent was visited. Leaves are valued by uniformly random playouts to the end of the
+game, scored with ``returns()`` (so partners of a team, and cooperative players, pull in
+the same direction).
+
+Options (``ismcts:iterations=400,c=1.4``): ``iterations`` per move (default 200), or
+``seconds`` of thinking per move (then iterations are capped only if given too; a time
+budget makes the play depend on the machine's speed, so the arena's reproducibility
+needs iterations); ``c`` the exploration constant; ``rollout_depth`` cuts playouts after
+that many actions and scores the standing reached (for very long games).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from catzoo.games.base import TERMINAL
+from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.options import SearchOptionError, check_options
+
+DEFAULT_ITERATIONS = 200
+
+OPTIONS = {
+    "iterations": (int, DEFAULT_ITERATIONS, lambda v: v >= 1, "at least 1"),
+    "seconds": (float, None, lambda v: v > 0, "positive"),
+    "c": (float, 1.0, lambda v: v >= 0, "at least 0"),
+    "rollout_depth": (int, None, lambda v: v >= 1, "at least 1"),
+}
+
+# A child's statistics: [visits, total return of the player who chose it, availability].
+VISITS, TOTAL, AVAIL = 0, 1, 2
+
+
+class ISMCTSPolicy(Policy):
+    name = "ismcts"
+
+    def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
+        opts = check_options("ismcts", options, OPTIONS)
+        self.seconds = opts["seconds"]
+        # A time budget alone is not capped by the default number of iterations.
+        self.iterations = None if self.seconds and "iterations" not in options else opts["iterations"]
+        self.c = opts["c"]
+        self.rollout_depth = opts["rollout_depth"]
+        self.rng = random.Random(seed)
+        self.last_iterations = 0  # of the last search, for benchmarks and curious users
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = random.Random(seed)
+
+    def act(self, observation, *, state=None, player=None) -> int:
+        legal = legal_actions(observation)
+        if legal.size == 1:
+            return int(legal[0])
+        if state is None or player is None:
+            raise SearchOptionError(
+                "ismcts searches the rules engine: call act(observation, state=..., "
+                "player=...) (play_match and the arena pass them)"
+            )
+        return self.search(state, int(player), [int(a) for a in legal])
+
+    def search(self, state, player: int, legal: list[int]) -> int:
+        rng = self.rng
+        root: dict[int, list] = {}
+        table: dict[tuple, dict] = {}
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            det = state.resample(player, rng)
+            # The clone carries the real game's generator: without a fresh one a playout
+            # would deal the next round exactly as the real game will.
+            det.rng = random.Random(rng.getrandbits(64))
+            self._iterate(det, root, table, rng)
+            done += 1
+        self.last_iterations = done
+        # The most visited legal move; equal visits go to the better mean, then the order
+        # of first visit (deterministic, unlike a set's order).
+        best, best_key = legal[0], None
+        for a in legal:
+            st = root.get(a)
+            key = (-1, 0.0) if st is None else (st[VISITS], st[TOTAL] / max(st[VISITS], 1))
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    def _iterate(self, det, root: dict, table: dict, rng: random.Random) -> None:
+        path = []
+        node = root
+        c = self.c
+        while True:
+            p = det.current_player
+            legal = det.legal_actions()
+            untried = []
+            for a in legal:
+                st = node.get(a)
+                if st is None:
+                    st = node[a] = [0, 0.0, 0]
+                st[AVAIL] += 1
+                if st[VISITS] == 0:
+                    untried.append(a)
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+            else:
+                best_value = -math.inf
+                for a in legal:
+                    v, t, n_avail = node[a]
+                    value = t / v + c * math.sqrt(math.log(n_avail) / v)
+                    if value > best_value:
+                        action, best_value = a, value
+            path.append((node[action], p))
+            det.apply_unchecked(action)
+            q = det.current_player
+            if untried or q == TERMINAL:
+                break  # one new edge per iteration, then a playout from it
+            key = (q, det.observation(q).tobytes())
+            node = table.get(key)
+            if node is None:
+                node = table[key] = {}
+        self._playout(det, rng)
+        result = det.returns()
+        for st, p in path:
+            st[VISITS] += 1
+            st[TOTAL] += result[p]
+
+    def _playout(self, det, rng: random.Random) -> None:
+        limit = self.rollout_depth
+        steps = 0
+        while det.current_player != TERMINAL:
+            if limit is not None and steps >= limit:
+                return
+            legal = det.legal_actions()
+            det.apply_unchecked(legal[int(rng.random() * len(legal))])
+            steps += 1

@@ -1,0 +1,54 @@
+"""Typed ``key=value`` options of the search bots, checked with errors that name them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class SearchOptionError(ValueError):
+    pass
+
+
+def check_options(bot: str, given: Mapping[str, Any], known: Mapping[str, tuple]) -> dict:
+    """``known`` maps an option to (type, default, test, explanation of the test).
+
+    Strings are converted (a policy spec on the command line gives strings); an unknown
+    option or a value of the wrong type or range is an error naming the option.
+    """
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise SearchOptionError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {bot}; known options: "
+            + ", ".join(f"{k} (default {v[1]})" for k, v in known.items())
+        )
+    out = {}
+    for key, (kind, default, test, explain) in known.items():
+        value = given.get(key, default)
+        if value is not None:
+            try:
+                value = _convert(kind, value)
+            except (TypeError, ValueError):
+                raise SearchOptionError(
+                    f"{bot}: option {key}={value!r} must be {kind.__name__}"
+                ) from None
+            if not test(value):
+                raise SearchOptionError(f"{bot}: option {key}={value!r} must be {explain}")
+        out[key] = value
+    return out
+
+
+def _convert(kind: type, value):
+    if kind is bool:
+        if isinstance(value, str):
+            if value.lower() not in ("true", "false", "1", "0"):
+                raise ValueError(value)
+            return value.lower() in ("true", "1")
+        return bool(value)
+    if kind is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError(value)
+        if isinstance(value, bool):
+            raise TypeError(value)
+        return int(value)
+    return kind(value)

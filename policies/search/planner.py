@@ -1,0 +1,93 @@
+"""A sampling planner for the physics game: try candidate actions in the simulator with the
+dexterity noise and keep the best on average.
+
+Written against the engine contract only (``resample``, ``apply``, ``legal_actions``,
+``scores``, ``returns``), so it runs on any game; it is meant for ``ledges``, where nothing
+is hidden and chance is the dexterity noise and the cards drawn. ``resample`` gives a copy
+whose future noise comes from a generator we seed, so each sample is a fresh draw of the
+noise.
+
+Per move: up to ``candidates`` legal actions (all of them when there are fewer, else a
+seeded random subset), each simulated ``samples`` times. Sample ``k`` uses the same noise
+seed for every candidate (common random numbers), so candidates are compared on equal
+luck. After the candidate, the rest of the mover's turn is played at random (at most
+``depth`` actions) because a build or a placement scores nothing by itself: its value
+shows when the toy falls. A sample is worth the mover's score margin over the mean of the
+other players when the turn ends, plus ``100 * returns()`` if the game ended.
+
+Options (``planner:candidates=16,samples=4,depth=8``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from catzoo.games.base import TERMINAL
+from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.options import SearchOptionError, check_options
+
+OPTIONS = {
+    "candidates": (int, 8, lambda v: v >= 1, "at least 1"),
+    "samples": (int, 2, lambda v: v >= 1, "at least 1"),
+    "depth": (int, 8, lambda v: v >= 0, "at least 0"),
+}
+END_WEIGHT = 100.0  # winning the game outweighs any margin of points
+
+
+class PlannerPolicy(Policy):
+    name = "planner"
+
+    def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
+        opts = check_options("planner", options, OPTIONS)
+        self.candidates = opts["candidates"]
+        self.samples = opts["samples"]
+        self.depth = opts["depth"]
+        self.rng = random.Random(seed)
+        self.last_values: dict[int, float] = {}  # candidate -> mean value, last move
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = random.Random(seed)
+
+    def act(self, observation, *, state=None, player=None) -> int:
+        legal = [int(a) for a in legal_actions(observation)]
+        if len(legal) == 1:
+            return legal[0]
+        if state is None or player is None:
+            raise SearchOptionError(
+                "planner simulates the rules engine: call act(observation, state=..., "
+                "player=...) (play_match and the arena pass them)"
+            )
+        rng = self.rng
+        pool = legal if len(legal) <= self.candidates else rng.sample(legal, self.candidates)
+        noise_seeds = [rng.getrandbits(64) for _ in range(self.samples)]
+        values = {}
+        for action in pool:
+            total = 0.0
+            for noise in noise_seeds:
+                total += self._simulate(state, int(player), action, noise)
+            values[action] = total / len(noise_seeds)
+        self.last_values = values
+        return max(pool, key=lambda a: values[a])  # first of equals: pool order is seeded
+
+    def _simulate(self, state, player: int, action: int, noise: int) -> float:
+        sim = state.resample(player, random.Random(noise))
+        sim.apply(action)
+        play = random.Random(noise ^ 0x5EED)
+        steps = 0
+        while sim.current_player == player and steps < self.depth:
+            legal = sim.legal_actions()
+            sim.apply_unchecked(legal[int(play.random() * len(legal))])
+            steps += 1
+        return margin(sim, player)
+
+
+def margin(state, player: int) -> float:
+    scores = np.asarray(state.scores(), dtype=np.float64)
+    others = np.delete(scores, player)
+    value = float(scores[player] - (others.mean() if others.size else 0.0))
+    if state.current_player == TERMINAL:
+        value += END_WEIGHT * float(state.returns()[player])
+    return value
