@@ -8,7 +8,7 @@ stays in pyproject.toml.
 
 from setuptools import find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web"]
 
 packages = []
 package_dir = {}
@@ -17,4 +17,9 @@ for top in TOP_LEVEL:
         packages.append(f"catzoo.{found}")
     package_dir[f"catzoo.{top}"] = top
 
-setup(packages=packages, package_dir=package_dir, include_package_data=True)
+# The web app's page, styles and scripts ship inside the package: no CDN, no download.
+PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
+                               "static/games/*.js"]}
+
+setup(packages=packages, package_dir=package_dir, package_data=PACKAGE_DATA,
+      include_package_data=True)

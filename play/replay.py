@@ -1,0 +1,134 @@
+"""Replay files: a finished (or unfinished) game as JSON, rebuilt exactly by its engine.
+
+A replay holds the engine's own action log (``GameState.action_log()``: game, options,
+seed, chance outcomes, actions) plus who sat where and the result. Loading checks that the
+log replays and reaches the recorded result; saving what was loaded writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from catzoo.games.registry import UnknownGameError, get_game
+
+FORMAT = "catzoo-replay"
+VERSION = 1
+
+
+class ReplayError(ValueError):
+    """A file that is not a CatZoo replay, or whose log does not replay."""
+
+
+@dataclass
+class Replay:
+    log: dict
+    seats: list[str] = field(default_factory=list)
+    result: dict | None = None
+
+    @classmethod
+    def from_state(cls, state, seats: list[str] | None = None) -> Replay:
+        # Through JSON once, so that the in-memory log equals a loaded one (tuples -> lists).
+        log = json.loads(json.dumps(state.action_log()))
+        result = None
+        if state.is_terminal():
+            result = {"scores": _plain(state.scores()), "winners": list(state.winners())}
+        return cls(log, list(seats or [f"P{i}" for i in range(state.num_players)]), result)
+
+    @property
+    def game(self) -> str:
+        return self.log["game"]
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "game": self.game, "seats": self.seats,
+                "result": self.result, "log": self.log}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
+
+    def engine_class(self):
+        return get_game(self.game).engine_class()
+
+    def state(self):
+        """The game at its last recorded action."""
+        try:
+            return self.engine_class().replay(self.log)
+        except (KeyError, TypeError) as err:
+            raise ReplayError(f"the replay's log is incomplete: {err}") from None
+        except ValueError as err:
+            raise ReplayError(str(err)) from None
+
+    def states(self):
+        """The game before each action, then at the end: ``(state, action or None)`` pairs.
+        Each yielded state is the live one; copy it to keep it."""
+        cls = self.engine_class()
+        log = dict(self.log, actions=[])
+        state = cls.replay(log)
+        for action in self.log["actions"]:
+            yield state, action
+            state.apply(action)
+        yield state, None
+
+
+def save_replay(path, replay_or_state, seats: list[str] | None = None) -> Replay:
+    """Write a replay of ``replay_or_state`` (a ``Replay``, an engine state or an action log
+    dict such as ``MatchResult.log``) to ``path``; returns the ``Replay``."""
+    replay = _as_replay(replay_or_state, seats)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(replay.to_json())
+    return replay
+
+
+def _as_replay(value, seats) -> Replay:
+    if isinstance(value, Replay):
+        return value
+    if isinstance(value, dict):
+        state = get_game(value["game"]).engine_class().replay(value)
+        return Replay.from_state(state, seats)
+    return Replay.from_state(value, seats)
+
+
+def load_replay(path) -> Replay:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as err:
+        raise ReplayError(f"cannot read replay {path}: {err.strerror or err}") from None
+    return parse_replay(text, str(path))
+
+
+def parse_replay(text: str, source: str = "replay") -> Replay:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ReplayError(f"{source} is not JSON: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReplayError(f"{source} is not a CatZoo replay (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise ReplayError(f"{source}: replay version {data.get('version')!r} is not supported "
+                          f"(this CatZoo reads version {VERSION})")
+    log = data.get("log")
+    if not isinstance(log, dict) or not isinstance(log.get("actions"), list):
+        raise ReplayError(f"{source}: the replay has no action log")
+    try:
+        get_game(str(log.get("game")))
+    except UnknownGameError as err:
+        raise ReplayError(f"{source}: {err}") from None
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ReplayError(f"{source}: \"seats\" must be a list of names")
+    replay = Replay(log, seats, data.get("result"))
+    state = replay.state()
+    if (replay.result is not None and state.is_terminal()
+            and _plain(state.scores()) != replay.result.get("scores")):
+            raise ReplayError(f"{source}: the log replays to scores {_plain(state.scores())}, "
+                              f"not the recorded {replay.result.get('scores')}")
+    return replay
+
+
+def _plain(values) -> list:
+    out = []
+    for v in values:
+        v = float(v)
+        out.append(int(v) if v.is_integer() else v)
+    return out

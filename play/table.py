@@ -1,0 +1,199 @@
+"""A table: one rules engine, its seats (humans and bots) and what each seat has seen.
+
+The terminal game, the web server and the tests all drive games through ``Table``, so
+seating, legality checks, bot turns and the per-seat move history exist once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from catzoo.games.base import TERMINAL, IllegalActionError, build_options
+from catzoo.games.registry import get_game
+from catzoo.play import views
+
+HUMAN = "human"
+
+
+class SeatError(ValueError):
+    """Seats that cannot make a table: a wrong count, an unknown bot."""
+
+
+class NotYourTurnError(IllegalActionError):
+    pass
+
+
+class BotError(RuntimeError):
+    """A bot answered with an action that is not legal: a bug in the bot, not the player."""
+
+
+@dataclass
+class Seat:
+    index: int
+    spec: str
+    name: str
+    policy: object | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.spec == HUMAN
+
+
+@dataclass
+class Event:
+    number: int  # how many actions came before this one
+    player: int
+    action: int
+    texts: list[str] = field(default_factory=list)  # the action as each seat saw it
+
+
+def make_bot(spec: str, game: str, num_players: int, seed: int):
+    from catzoo.policies.registry import UnknownPolicyError, make_policy
+
+    try:
+        policy = make_policy(spec, game, num_players, seed=seed)
+    except UnknownPolicyError as err:
+        raise SeatError(str(err)) from None
+    policy.reset(seed=seed)
+    return policy
+
+
+class Table:
+    """``Table("lunar", ["human", "heuristic"], seed=3, options={"rounds": "single"})``.
+
+    ``seats`` holds ``"human"`` or a bot spec (anything ``make_policy`` accepts) per seat;
+    ``names`` optionally names the seats. Options are the game's own (not num_players).
+    """
+
+    def __init__(self, game: str, seats: list[str], *, seed: int | None = None,
+                 options: dict | None = None, names: list[str] | None = None, bot_factory=None):
+        info = get_game(game)
+        n = len(seats)
+        if n not in info.players:
+            raise SeatError(f"{info.name} is played by {' or '.join(map(str, info.players))} "
+                            f"players, not {n}")
+        options = dict(options or {})
+        if "num_players" in options:
+            raise SeatError("the player count comes from the seats, not from an option")
+        self.info = info
+        self.game = info.name
+        cls = info.engine_class()
+        game_options = build_options(cls.options_cls, info.name, {"num_players": n, **options})
+        self.seed = int(seed) if seed is not None else secrets.randbelow(2**31)
+        factory = bot_factory or make_bot
+        self.seats: list[Seat] = []
+        for i, spec in enumerate(seats):
+            name = names[i] if names else None
+            if spec == HUMAN:
+                self.seats.append(Seat(i, HUMAN, name or "human"))
+            else:
+                bot = factory(spec, info.name, n, self.seed * 1000 + i)
+                self.seats.append(Seat(i, spec, name or getattr(bot, "name", spec) or spec, bot))
+        self.state = cls.new(game_options, seed=self.seed)
+        self.view_module = views.for_game(info.name)
+        self.events: list[Event] = []
+
+    @classmethod
+    def from_log(cls, log: dict, seats: list[str], names: list[str] | None = None) -> Table:
+        """The table of a recorded game (an engine action log), its moves applied one by one
+        so that every seat's history of moves is there too. Bots are not seated: it is for
+        watching, as any seat."""
+        info = get_game(log["game"])
+        engine = info.engine_class()
+        table = cls.__new__(cls)
+        table.info, table.game = info, info.name
+        table.seed = log.get("seed")
+        empty = dict(log, actions=[])
+        table.state = engine.replay(empty)
+        if len(seats) != table.state.num_players:
+            raise SeatError(f"the log is of a {table.state.num_players}-player game, "
+                            f"not {len(seats)}")
+        table.seats = [Seat(i, spec, names[i] if names else spec) for i, spec in enumerate(seats)]
+        table.view_module = views.for_game(info.name)
+        table.events = []
+        for action in log["actions"]:
+            table.apply(action)
+        return table
+
+    # --- whose turn -----------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def to_act(self) -> int | None:
+        p = self.state.current_player
+        return None if p == TERMINAL else p
+
+    @property
+    def over(self) -> bool:
+        return self.state.current_player == TERMINAL
+
+    def human_to_act(self) -> bool:
+        p = self.to_act
+        return p is not None and self.seats[p].human
+
+    def bot_to_act(self) -> bool:
+        p = self.to_act
+        return p is not None and not self.seats[p].human
+
+    # --- moves ----------------------------------------------------------------------------
+    def legal(self) -> list[int]:
+        return self.state.legal_actions() if not self.over else []
+
+    def apply(self, action: int, player: int | None = None) -> Event:
+        """Apply ``action`` for the seat to act (``player``, when given, must be it)."""
+        state = self.state
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if player is not None and player != state.current_player:
+            raise NotYourTurnError(f"it is not your turn: P{state.current_player} is to act")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"a move must be a whole number, got {action!r}")
+        if not 0 <= action < state.num_actions or not state.is_legal(action):
+            raise IllegalActionError(f"move {action} is not legal now")
+        actor = state.current_player
+        # Described before it is applied: the text may need the state the actor saw.
+        texts = [self.view_module.describe(state, actor, action, viewer)
+                 for viewer in range(self.num_players)]
+        state.apply(action)
+        event = Event(len(self.events), actor, action, texts)
+        self.events.append(event)
+        return event
+
+    def bot_action(self) -> int:
+        """The action the bot to act chooses (not applied). Safe to run in a worker thread
+        while others read the table: the bot gets a copy of the state."""
+        p = self.to_act
+        if p is None or self.seats[p].human:
+            raise RuntimeError("no bot is to act")
+        state = self.state
+        obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
+        action = self.seats[p].policy.act(obs, state=state.clone(), player=p)
+        action = int(action)
+        if not (0 <= action < state.num_actions and state.is_legal(action)):
+            raise BotError(f"bot {self.seats[p].name} at P{p} chose move {action}, which is "
+                           "not legal")
+        return action
+
+    def play_bots(self, on_event=None) -> None:
+        """Let bots move until a human is to act or the game ends."""
+        while self.bot_to_act():
+            event = self.apply(self.bot_action())
+            if on_event is not None:
+                on_event(event)
+
+    # --- what a seat sees -------------------------------------------------------------------
+    def view(self, seat: int, events: int | None = views.EVENTS_SHOWN) -> dict:
+        return views.seat_view(self, seat, events)
+
+    def result(self) -> dict | None:
+        if not self.over:
+            return None
+        return {"scores": list(self.state.scores()), "winners": list(self.state.winners())}
+
+    def replay(self):
+        from catzoo.play.replay import Replay
+
+        return Replay.from_state(self.state, seats=[s.name for s in self.seats])

@@ -1,0 +1,124 @@
+"""Cat in the Box as one seat sees it: its hand and set-aside card, the research board,
+predictions, markers, the trick; the others' hands only as counts, their set-aside cards
+only as "set aside"."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from catzoo.games.cat_in_the_box.options import COLOURS
+from catzoo.games.cat_in_the_box.state import ASIDE_BASE, NUMBERS, PHASES, PLAY_BASE, PREDICT_BASE
+from catzoo.play.views.generic import PLAYER_STYLES, cards_line, scores_table, who
+
+COLOUR_STYLES = {"blue": "blue", "yellow": "yellow", "green": "green", "red": "red"}
+
+
+def board(state, seat: int) -> dict:
+    o, n = state.options, state.num_players
+    width = o.max_number
+    owner = state.owner
+    over = state.is_terminal()
+    hand = [k + 1 for k in range(NUMBERS) for _ in range(state.counts[seat][k])]
+    last = None
+    if state.last_trick is not None:
+        cards, winner = state.last_trick
+        last = {"cards": [_card(p, c, k) for p, c, k in cards], "winner": winner}
+    return {
+        "round": min(state.round_index + 1, o.num_rounds),
+        "rounds": o.num_rounds,
+        "phase": "over" if over else PHASES[state.phase],
+        "round_start": state.round_start,
+        "leader": None if over else state.leader,
+        "led": COLOURS[state.led] if state.led >= 0 else None,
+        "red_broken": bool(state.red_broken),
+        "numbers": width,
+        "rows": [{"colour": name,
+                  "cells": [int(v) for v in owner[COLOURS.index(name), :width]]}
+                 for name in o.row_order],
+        "trick": [_card(p, c, k) for p, c, k in state.trick],
+        "last_trick": last,
+        # [R] with 2 players three leftover cards are shown face up.
+        "revealed": [k + 1 for k in state.leftover[:3]] if n == 2 else [],
+        "hand": hand,
+        "aside": state.aside[seat] + 1 if state.aside[seat] >= 0 else None,
+        "predictions_allowed": list(o.allowed_predictions),
+        "players": [{
+            "tricks": state.tricks[p],
+            "prediction": state.predictions[p] if state.predictions[p] >= 0 else None,
+            "markers": {COLOURS[c]: bool(state.markers[p][c]) for c in range(4)},
+            "cards": sum(state.counts[p]),
+            "set_aside": state.aside[p] >= 0,
+        } for p in range(n)],
+        "round_scores": [list(s) for s in state.round_scores],
+    }
+
+
+def _card(p: int, colour: int, k: int) -> dict:
+    return {"player": p, "colour": COLOURS[colour], "number": k + 1}
+
+
+def describe(state, actor: int, action: int, viewer: int) -> str:
+    if action < PREDICT_BASE and viewer != actor:
+        return "sets a card aside"  # [R] face down
+    return state.action_to_string(action)
+
+
+def move(state, action: int) -> dict:
+    if action < PREDICT_BASE:
+        return {"key": f"hand:{action - ASIDE_BASE + 1}"}
+    if action < PLAY_BASE:
+        return {}
+    colour, k = divmod(action - PLAY_BASE, NUMBERS)
+    return {"key": f"cell:{COLOURS[colour]}:{k + 1}"}
+
+
+def rich(view: dict):
+    b = view["board"]
+    parts = [Text(f"{view['title']}: round {b['round']}/{b['rounds']}, phase {b['phase']}"
+                  + (f", led {b['led']}" if b["led"] else "")
+                  + (", red broken" if b["red_broken"] else ""), style="bold")]
+    grid = RichTable(title="research board", title_justify="left", show_edge=False)
+    grid.add_column("")
+    for k in range(1, b["numbers"] + 1):
+        grid.add_column(str(k), justify="center")
+    for row in b["rows"]:
+        cells = []
+        for v in row["cells"]:
+            if v == -2:
+                cells.append(Text("#", style="dim"))
+            elif v == -1:
+                cells.append(Text("."))
+            else:
+                cells.append(Text(f"P{v}", style=PLAYER_STYLES[v % len(PLAYER_STYLES)]))
+        grid.add_row(Text(row["colour"], style=COLOUR_STYLES[row["colour"]]), *cells)
+    parts.append(grid)
+    if b["revealed"]:
+        parts.append(cards_line("face-up leftovers", [str(k) for k in b["revealed"]]))
+    if b["last_trick"] and not b["trick"]:
+        winner = b["last_trick"]["winner"]
+        parts.append(Text("last trick: ") + _trick_text(view, b["last_trick"]["cards"])
+                     + Text(f"  won by P{winner}" if winner is not None else "  (paradox)"))
+    parts.append(Text("trick: ") + (_trick_text(view, b["trick"]) if b["trick"] else Text("-")))
+    players = b["players"]
+    parts.append(scores_table(view, {
+        "tricks": [p["tricks"] for p in players],
+        "predicted": ["-" if p["prediction"] is None else p["prediction"] for p in players],
+        "markers": ["".join(c[0].upper() if held else "x" for c, held in p["markers"].items())
+                    for p in players],
+        "cards": [p["cards"] for p in players],
+    }))
+    aside = f"   set aside: {b['aside']}" if b["aside"] is not None else ""
+    parts.append(cards_line("your hand", [str(k) for k in b["hand"]]) + Text(aside))
+    return Group(*parts)
+
+
+def _trick_text(view: dict, cards: list[dict]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out += Text(", ")
+        out += who(view, c["player"]) + Text(" ") + Text(
+            f"{c['number']} {c['colour']}", style=COLOUR_STYLES[c["colour"]])
+    return out

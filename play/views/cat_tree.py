@@ -1,0 +1,95 @@
+"""Cat Tree as one seat sees it: the shared grid and score, its own two cards and pick, and
+the partner's kept card only once both picks are revealed."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+
+from catzoo.games.cat_tree.options import LETTERS, TYPE_NAMES
+from catzoo.games.cat_tree.state import KEEP, ORDER_BASE, PHASES, PLACE_BASE
+from catzoo.play.views.generic import scores_table, who
+
+
+def board(state, seat: int) -> dict:
+    o = state.options
+    over = state.is_terminal()
+    partner = 1 - seat
+    revealed = over or state.phase != KEEP
+    kept = [state.kept[p] if (p == seat or revealed) else -1 for p in range(2)]
+    return {
+        "turn": min(state.turn + 1, o.turns),
+        "turns": o.turns,
+        "phase": "over" if over else PHASES[state.phase],
+        "leader": state.leader,
+        "first": state.first if state.first >= 0 else None,
+        "width": o.width,
+        "height": o.height,
+        "altitude_row": state.rules.altitude_row,
+        "types": list(TYPE_NAMES),
+        "letters": list(LETTERS),
+        "grid": list(state.grid),
+        "counted": [bool(state.counted >> i & 1) for i in range(state.num_cells)],
+        "total": state.total,
+        "hand": list(state.hands[seat]) if not over else [],
+        "kept": [None if k < 0 else k for k in kept],
+        "has_kept": [state.kept[p] >= 0 for p in range(2)],
+        "to_place": [bool(state.to_place[p]) and revealed for p in range(2)],
+        "partner": partner,
+        "placements": [{"turn": t + 1, "player": p, "type": k, "cell": c}
+                       for t, p, k, c in state.placements],
+    }
+
+
+def describe(state, actor: int, action: int, viewer: int) -> str:
+    if action < ORDER_BASE and viewer != actor:
+        # [S] picks are secret until both are made; "lower/higher" would tell of the other card.
+        return "keeps one of their two cards"
+    return state.action_to_string(action)
+
+
+def move(state, action: int) -> dict:
+    if action < ORDER_BASE:
+        return {"key": f"hand:{action}"}
+    if action < PLACE_BASE:
+        return {}
+    if action == state.dismiss:
+        return {}
+    return {"key": f"cell:{action - PLACE_BASE}"}
+
+
+def rich(view: dict):
+    b = view["board"]
+    types, letters = b["types"], b["letters"]
+    head = (f"{view['title']}: turn {b['turn']}/{b['turns']}, phase {b['phase']}, "
+            f"leader P{b['leader']}, shared score {b['total']}")
+    parts = [Text(head, style="bold")]
+    w, h = b["width"], b["height"]
+    for row in range(h - 1, -1, -1):
+        line = Text(f"{row:>2}{'*' if row >= b['altitude_row'] else ' '}| ")
+        for col in range(w):
+            i = row * w + col
+            kind = b["grid"][i]
+            if kind < 0:
+                line += Text(". ")
+            else:
+                letter = letters[kind] if b["counted"][i] else letters[kind].lower()
+                line += Text(letter + " ", style="bold green" if b["counted"][i] else "dim")
+        parts.append(line)
+    parts.append(Text("   +" + "=" * (2 * w)))
+    parts.append(Text("     " + " ".join(str(c % 10) for c in range(w))))
+    parts.append(Text("     " + ", ".join(f"{letter} {name}" for letter, name in zip(letters, types))
+                      + "; lower case: detached; *: altitude bonus", style="dim"))
+    parts.append(scores_table(view, {
+        "kept": ["-" if k is None else types[k] for k in b["kept"]],
+        "to place": ["yes" if t else "" for t in b["to_place"]],
+    }))
+    if b["hand"]:
+        parts.append(Text("your cards: ", style="bold") + Text(
+            "  ".join(types[k] for k in b["hand"])))
+    if b["placements"]:
+        last = b["placements"][-1]
+        where = "dismissed" if last["cell"] < 0 else f"at row {last['cell'] // w}, column {last['cell'] % w}"
+        parts.append(Text("last placed: ") + who(view, last["player"])
+                     + Text(f" {types[last['type']]} {where}"))
+    return Group(*parts)

@@ -1,0 +1,100 @@
+"""CATsle Builders as one seat sees it: its hand, every board's columns, the trick and who
+takes what from it; the other hands only as counts."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from catzoo.games.catsle_builders.options import SUIT_LETTERS, SUITS, VALUES
+from catzoo.games.catsle_builders.scoring import column_score
+from catzoo.games.catsle_builders.state import COLUMN_BASE, PHASES, TAKE_BASE, cards_of
+from catzoo.play.views.generic import cards_line, scores_table, who
+
+
+def card(c: int) -> dict:
+    return {"card": c, "suit": SUITS[c // VALUES], "value": c % VALUES + 1,
+            "name": f"{SUIT_LETTERS[c // VALUES]}{c % VALUES + 1}"}
+
+
+def board(state, seat: int) -> dict:
+    o, n = state.options, state.num_players
+    over = state.is_terminal()
+    limits = list(o.limits)
+    boards = state.round_boards[-1] if over and state.round_boards else state.col_cards
+    last = None
+    if state.last_trick is not None:
+        cards, rating = state.last_trick
+        last = {"cards": [{"player": p, **card(c)} for p, c in cards], "rating": list(rating)}
+    return {
+        "round": min(state.round_index + 1, o.num_rounds),
+        "rounds": o.num_rounds,
+        "trick_number": min(state.tricks_done + 1, o.hands),
+        "tricks": o.hands,
+        "phase": "over" if over else PHASES[state.phase],
+        "round_start": state.round_start,
+        "leader": None if over else state.leader,
+        "led": SUITS[state.led] if state.led >= 0 else None,
+        "limits": limits,
+        "takes": list(o.takes),
+        "trick": [{"player": p, **card(c), "left": bool(state.remaining >> c & 1)}
+                  for p, c in state.trick],
+        "rating": list(state.rating),
+        "pending": card(state.pending) if state.pending >= 0 else None,
+        "last_trick": last,
+        "hand": [card(c) for c in cards_of(state.hands[seat])],
+        "hand_counts": [state.hands[p].bit_count() for p in range(n)],
+        "boards": [[{"limit": limit, "cards": [card(c) for c in boards[p][k]],
+                     "points": column_score(len(boards[p][k]), limit)}
+                    for k, limit in enumerate(limits)] for p in range(n)],
+        "round_scores": [list(s) for s in state.round_scores],
+    }
+
+
+def describe(state, actor: int, action: int, viewer: int) -> str:
+    return state.action_to_string(action)  # every play, take and column is public [S]
+
+
+def move(state, action: int) -> dict:
+    if action < TAKE_BASE:
+        return {"key": f"hand:{action}"}
+    if action < COLUMN_BASE:
+        return {"key": f"trick:{action - TAKE_BASE}"}
+    return {"key": f"column:{state.current_player}:{action - COLUMN_BASE}"}
+
+
+def rich(view: dict):
+    b = view["board"]
+    head = (f"{view['title']}: round {b['round']}/{b['rounds']}, trick {b['trick_number']}/"
+            f"{b['tricks']}, phase {b['phase']}" + (f", led {b['led']}" if b["led"] else ""))
+    parts = [Text(head, style="bold")]
+    if b["last_trick"] and not b["trick"]:
+        cards = ", ".join(f"P{c['player']} {c['name']}" for c in b["last_trick"]["cards"])
+        parts.append(Text(f"last trick: {cards}; strongest first: "
+                          + " > ".join(f"P{p}" for p in b["last_trick"]["rating"])))
+    trick = Text("trick: ")
+    for i, c in enumerate(b["trick"]):
+        trick += Text(", " if i else "") + who(view, c["player"]) + Text(
+            f" {c['name']}", style="" if c["left"] else "strike dim")
+    if not b["trick"]:
+        trick += Text("-")
+    if b["rating"]:
+        trick += Text("   takes: " + ", ".join(
+            f"P{p} {t}" for p, t in zip(b["rating"], b["takes"])))
+    parts.append(trick)
+    if b["pending"]:
+        parts.append(Text(f"card to place in a column: {b['pending']['name']}", style="bold"))
+    cols = RichTable(title="boards (column: cards / limit -> points)", title_justify="left",
+                     show_edge=False)
+    cols.add_column("seat")
+    for k, limit in enumerate(b["limits"]):
+        cols.add_column(f"col {k} (limit {limit})")
+    for p, columns in enumerate(b["boards"]):
+        cols.add_row(who(view, p), *[
+            (" ".join(c["name"] for c in col["cards"]) or ".") + f" -> {col['points']}"
+            for col in columns])
+    parts.append(cols)
+    parts.append(scores_table(view, {"cards": b["hand_counts"]}))
+    parts.append(cards_line("your hand", [c["name"] for c in b["hand"]]))
+    return Group(*parts)

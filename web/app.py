@@ -1,0 +1,182 @@
+"""The FastAPI app behind ``catzoo serve``: pages, the game API, strict input checks.
+
+API (JSON):
+
+* ``GET  /api/catalogue``               games, player counts, bots and checkpoints on offer;
+* ``POST /api/games``                   start a game: ``{game, seats, seed?, options?}``; the
+  answer holds the game id and one secret token per human seat (the link to share);
+* ``GET  /api/seat/{token}?after=N``    that seat's view; with ``after``, waits (long poll)
+  until more than N moves were played;
+* ``POST /api/seat/{token}/move``       ``{action, turn}``: play a legal move; the answer is
+  the new view;
+* ``GET  /api/seat/{token}/replay``     the replay file, once the game is over.
+
+Every error is ``{"error": message}`` with a 4xx status, and leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from catzoo.games.base import OptionsError
+from catzoo.games.registry import GAMES
+from catzoo.play.table import SeatError, Table
+from catzoo.web.catalogue import HUMAN, Catalogue
+from catzoo.web.guard import BodyLimit, SecurityHeaders
+from catzoo.web.rooms import Room, RoomError, RoomStore
+
+STATIC = Path(__file__).parent / "static"
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+NO_STORE = {"Cache-Control": "no-store"}
+
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)]
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Name
+    seats: list[Name] = Field(min_length=1, max_length=8)
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=16)
+
+
+class Move(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: StrictInt = Field(ge=0, le=1_000_000)
+    turn: StrictInt | None = Field(default=None, ge=0, le=10**9)
+
+
+def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: float = 3600.0,
+               checkpoint_dirs: list[str] | None = None,
+               allowed_hosts: list[str] | None = None) -> FastAPI:
+    store = RoomStore(max_games, idle_seconds)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        store.close()
+
+    app = FastAPI(title="CatZoo", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
+    catalogue = Catalogue(list(checkpoint_dirs or []))
+    app.state.store = store
+    app.state.catalogue = catalogue
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit)
+    if allowed_hosts:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+
+    @app.exception_handler(RoomError)
+    async def room_error(request: Request, err: RoomError):
+        return JSONResponse({"error": str(err)}, status_code=err.status, headers=NO_STORE)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError):
+        problems = []
+        for e in err.errors()[:5]:
+            where = ".".join(str(part) for part in e.get("loc", ()) if part != "body")
+            problems.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        return JSONResponse({"error": "malformed request: " + "; ".join(problems)},
+                            status_code=422, headers=NO_STORE)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException):
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code,
+                            headers=NO_STORE)
+
+    # --- pages ------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play", include_in_schema=False)
+    async def play_page():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- the API ------------------------------------------------------------------------------
+    def find(token: str) -> tuple[Room, int]:
+        if not TOKEN.match(token):
+            raise RoomError(404, "no game has this seat (the link is wrong or the game expired)")
+        return store.seat(token)
+
+    @app.get("/api/catalogue")
+    async def get_catalogue():
+        return JSONResponse({"games": catalogue.to_json()}, headers=NO_STORE)
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(body: NewGame):
+        if body.game not in GAMES:
+            raise RoomError(400, f"unknown game {body.game!r}; known games: "
+                                 + ", ".join(GAMES))
+        n = len(body.seats)
+        try:
+            seats = [catalogue.resolve(body.game, n, s) for s in body.seats]
+        except ValueError as err:
+            raise RoomError(400, str(err)) from None
+        if HUMAN not in seats:
+            raise RoomError(400, "at least one seat must be human")
+        options = {k: _option_value(v) for k, v in body.options.items()}
+        names = [("human" if s == HUMAN else choice) for s, choice in zip(seats, body.seats)]
+        try:
+            table = Table(body.game, seats, seed=body.seed, options=options, names=names)
+        except (SeatError, OptionsError) as err:
+            raise RoomError(400, str(err)) from None
+        room = Room(table, app.state.bot_delay)
+        store.add(room)
+        room.start_bots()
+        seats_out = [{"seat": s.index, "name": s.name, "human": s.human} for s in table.seats]
+        for token, seat in room.tokens.items():
+            seats_out[seat]["token"] = token
+        return JSONResponse({"game_id": room.id, "seats": seats_out}, status_code=201,
+                            headers=NO_STORE)
+
+    @app.get("/api/seat/{token}")
+    async def seat_view(token: str, after: Annotated[int | None, Query(ge=-1, le=10**9)] = None):
+        room, seat = find(token)
+        if after is not None:
+            await room.wait_change(after)
+        return JSONResponse(room.view(seat), headers=NO_STORE)
+
+    @app.post("/api/seat/{token}/move")
+    async def move(token: str, body: Move):
+        room, seat = find(token)
+        await room.move(seat, body.action, body.turn)
+        return JSONResponse(room.view(seat), headers=NO_STORE)
+
+    @app.get("/api/seat/{token}/replay")
+    async def replay(token: str):
+        room, _ = find(token)
+        if not room.table.over:
+            raise RoomError(409, "the replay is available once the game is over")
+        name = f"catzoo-{room.table.game}-{room.table.seed}.json"
+        return Response(room.table.replay().to_json(), media_type="application/json",
+                        headers={**NO_STORE,
+                                 "Content-Disposition": f'attachment; filename="{name}"'})
+
+    app.state.bot_delay = bot_delay
+    return app
+
+
+def _option_value(value):
+    """Options typed in a browser arrive as strings: read them as the command line does."""
+    if isinstance(value, str):
+        from catzoo.cli.main import parse_option
+
+        return parse_option(f"x={value}")[1]
+    return value

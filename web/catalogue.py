@@ -1,0 +1,100 @@
+"""What a web player may choose: games, player counts, bots and the server's checkpoints.
+
+Seats are chosen from this menu only. A browser never names a file: checkpoints are the
+ones found under the directories the server was started with, offered by name, so no
+request can make the server load an arbitrary path.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catzoo.games.registry import GAMES
+
+log = logging.getLogger("catzoo.web")
+
+HUMAN = "human"
+CHECKPOINT_PREFIX = "checkpoint:"
+# Search bots with a bounded effort: a browser must not be able to order an hour of search.
+SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
+
+
+@dataclass
+class Checkpoint:
+    name: str
+    path: str
+    game: str
+    num_players: int
+
+
+@dataclass
+class Catalogue:
+    checkpoint_dirs: list[str] = field(default_factory=list)
+    checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.checkpoints = find_checkpoints(self.checkpoint_dirs)
+
+    def bots(self, game: str) -> list[str]:
+        from catzoo.policies.registry import HEURISTICS
+
+        return ["random", *sorted(HEURISTICS.get(game, {})), *SEARCH_BOTS]
+
+    def to_json(self) -> list[dict]:
+        out = []
+        for info in GAMES.values():
+            out.append({
+                "name": info.name, "title": info.title, "kind": info.kind,
+                "players": list(info.players), "default_players": info.default_players,
+                "bots": self.bots(info.name),
+                "checkpoints": [{"name": c.name, "players": c.num_players}
+                                for c in self.checkpoints.values() if c.game == info.name],
+            })
+        return out
+
+    def resolve(self, game: str, num_players: int, seat: str) -> str:
+        """The Table seat spec of a menu choice; ValueError names a choice not on the menu."""
+        if seat == HUMAN:
+            return HUMAN
+        if seat.startswith(CHECKPOINT_PREFIX):
+            c = self.checkpoints.get(seat[len(CHECKPOINT_PREFIX):])
+            if c is None or c.game != game:
+                raise ValueError(f"no checkpoint {seat[len(CHECKPOINT_PREFIX):]!r} for {game}")
+            if c.num_players != num_players:
+                raise ValueError(f"checkpoint {c.name!r} plays {c.num_players}-player games, "
+                                 f"not {num_players}")
+            return c.path
+        if seat in self.bots(game):
+            return SEARCH_BOTS.get(seat, seat)
+        raise ValueError(f"unknown seat {seat!r} for {game}; choose human, "
+                         + ", ".join(self.bots(game)) + " or a listed checkpoint")
+
+
+def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:
+    """Checkpoint directories (holding ``policy.json``) at most two levels under ``dirs``."""
+    if not dirs:
+        return {}
+    try:
+        from catzoo.training import read_meta
+    except ImportError as err:
+        log.warning("checkpoints are not offered: catzoo.training is not available (%s)", err)
+        return {}
+    found = {}
+    for root in map(Path, dirs):
+        for meta_file in sorted([*root.glob("*/policy.json"), *root.glob("*/*/policy.json"),
+                                 *root.glob("policy.json")]):
+            folder = meta_file.parent
+            try:
+                meta = read_meta(folder)
+            except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
+                log.warning("skipping checkpoint %s: %s", folder, err)
+                continue
+            if meta.get("game") not in GAMES:
+                continue
+            name = str(folder.relative_to(root)) if folder != root else folder.name
+            if name in found:
+                name = f"{root.name}/{name}"
+            found[name] = Checkpoint(name, str(folder), meta["game"], int(meta["num_players"]))
+    return found
