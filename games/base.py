@@ -104,6 +104,12 @@ class GameState:
     def _setup(self) -> None:
         raise NotImplementedError
 
+    def _use_layout(self, layout) -> None:
+        """Attach the game's observation layout with a zeroed master vector (see layout.py)."""
+        self.layout = layout
+        self.observation_size = layout.obs_size
+        self.master = np.zeros(layout.master_size, dtype=np.float32)
+
     def _draw_chance(self, draw):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
 

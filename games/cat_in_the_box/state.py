@@ -67,9 +67,7 @@ class CatInTheBoxState(GameState):
     def _setup(self) -> None:
         o = self.options
         self.num_players = n = o.num_players
-        self.layout = layout_for(n)
-        self.observation_size = self.layout.obs_size
-        self.master = np.zeros(self.layout.master_size, dtype=np.float32)
+        self._use_layout(layout_for(n))
         self.total_scores = [0] * n
         self.round_scores: list[list[int]] = []
         self.round_records: list[dict] = []  # what each finished round was scored from

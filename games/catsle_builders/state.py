@@ -95,11 +95,9 @@ class CatsleBuildersState(GameState):
     def _setup(self) -> None:
         o = self.options
         self.num_players = n = o.num_players
-        self.layout = layout_for(n)
+        self._use_layout(layout_for(n))
         self._o = offsets_for(n)
         self._view_index = self.layout.view_index
-        self.observation_size = self.layout.obs_size
-        self.master = np.zeros(self.layout.master_size, dtype=np.float32)
         # Action-mask rows kept up to date: each hand's play actions, then (row n) the
         # take actions of the cards left in the trick.
         self._rows = np.zeros((n + 1, NUM_ACTIONS), dtype=np.int8)

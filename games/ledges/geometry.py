@@ -276,3 +276,28 @@ def inside_platform(shape: int, local_x: np.ndarray, local_y: np.ndarray, tol: f
     if shape == RECT:
         return (np.abs(local_x) <= RECT_HALF[0] + tol) & (np.abs(local_y) <= RECT_HALF[1] + tol)
     return np.hypot(local_x, local_y) <= ROUND_R + tol
+
+
+def convex_hull(points: np.ndarray, decimals: int = 6) -> np.ndarray:
+    """The convex hull of 2-D points, counter-clockwise (Andrew's monotone chain).
+
+    Written here rather than taken from scipy.spatial: the outlines drawn have at most a
+    few dozen points, and scipy would be a large dependency for these fifteen lines.
+    """
+    pts = sorted(set(map(tuple, np.round(points, decimals))))
+    if len(pts) <= 2:
+        return np.array(pts)
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1])

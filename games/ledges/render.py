@@ -111,28 +111,8 @@ def _box_top(ax, pose, half, colour, alpha=1.0):
 def _hull_patch(ax, pts, colour, alpha):
     from matplotlib.patches import Polygon
 
-    hull = _convex_hull(pts)
+    hull = G.convex_hull(pts)
     ax.add_patch(Polygon(hull, closed=True, fc=colour, ec="k", alpha=alpha, lw=0.6))
-
-
-def _convex_hull(points: np.ndarray) -> np.ndarray:
-    pts = sorted(set(map(tuple, np.round(points, 6))))
-    if len(pts) <= 2:
-        return np.array(pts)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower, upper = [], []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return np.array(lower[:-1] + upper[:-1])
 
 
 def render_rgb(state, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:

@@ -131,9 +131,7 @@ class LedgesState(GameState):
     def _setup(self) -> None:
         o = self.options
         self.num_players = n = o.num_players
-        self.layout = layout_for(n)
-        self.observation_size = self.layout.obs_size
-        self.master = np.zeros(self.layout.master_size, dtype=np.float32)
+        self._use_layout(layout_for(n))
         self._loose = np.concatenate([np.arange(CAT0, CAT0 + n), np.arange(TOY0, TOY0 + 4 * n)])
         self.pose = np.zeros((NUM_PIECES, 7))
         self.pose[:, 3] = 1.0

@@ -84,9 +84,7 @@ class LunarState(GameState):
     def _setup(self) -> None:
         o = self.options
         self.num_players = n = o.num_players
-        self.layout = layout_for(n)
-        self.observation_size = self.layout.obs_size
-        self.master = np.zeros(self.layout.master_size, dtype=np.float32)
+        self._use_layout(layout_for(n))
         # Master offsets of the blocks written on every card play.
         base = self.layout.base
         self._o_hand, self._o_played = base["hand"], base["played"]

@@ -50,23 +50,7 @@ def _platform_outlines(pose, card: int) -> tuple[list, list]:
 
 
 def _hull(points: np.ndarray) -> list:
-    pts = sorted(set(map(tuple, np.round(points, 2))))
-    if len(pts) <= 2:
-        return [list(p) for p in pts]
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower, upper = [], []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return [[float(x), float(y)] for x, y in lower[:-1] + upper[:-1]]
+    return [[float(x), float(y)] for x, y in G.convex_hull(points, decimals=2)]
 
 
 def _anchors(state) -> list[dict]:
