@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import lru_cache
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, GameState, bits_to_mask
+from catzoo.games.base import TERMINAL, GameState, bits_to_mask, shuffle
 from catzoo.games.cat_in_the_box.layout import layout_for
 from catzoo.games.cat_in_the_box.options import COLOURS, COPIES, RED, CatInTheBoxOptions
 from catzoo.games.cat_in_the_box.scoring import round_scores
@@ -44,6 +45,12 @@ COLOUR_ROW = tuple(ALL_NUMBERS << (c * NUMBERS) for c in range(4))
 def numbers_in(spaces: int) -> int:
     """The 9-bit set of numbers having a space in any colour row of ``spaces``."""
     return (spaces | spaces >> 9 | spaces >> 18 | spaces >> 27) & ALL_NUMBERS
+
+
+@lru_cache(maxsize=1024)
+def _space_flags(spaces: int) -> np.ndarray:
+    """0/1 per research space; few distinct sets occur (the blocked ones), so cached."""
+    return bits_to_mask(spaces, SPACES).astype(np.float32)
 
 
 def bits_of(items) -> int:
@@ -85,7 +92,7 @@ class CatInTheBoxState(GameState):
     def _deal(self, rng: random.Random):
         o = self.options
         deck = list(self._deck)
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         h = o.hand_size
         hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(o.num_players))
         leftover = tuple(deck[o.num_players * h :])
@@ -131,7 +138,7 @@ class CatInTheBoxState(GameState):
         m[:] = 0.0
         m[L.span("hand")] = np.asarray(self.counts, dtype=np.float32).ravel() / COPIES
         m[L.span("score")] = [self._score_feature(p) for p in range(n)]
-        m[L.span("blocked")] = bits_to_mask(blocked, SPACES)
+        m[L.span("blocked")] = _space_flags(blocked)
         m[L.span("markers")] = 1.0
         m[L.base["round"] + self.round_index] = 1.0
         m[L.base["phase"] + ASIDE] = 1.0
