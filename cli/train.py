@@ -1,0 +1,58 @@
+"""``catzoo train``: self-play training from a YAML config, or resuming a run.
+
+    catzoo train --config configs/cat_in_the_box.yaml --set ppo.learning_rate=1e-4
+    catzoo train --resume runs/cat_in_the_box-20250101-120000
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from catzoo.cli.main import UsageError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "train", help="train a policy by MaskablePPO self-play against a league",
+        description="Train a policy for a CatZoo game (needs the 'train' extra: "
+                    "pip install catzoo[train]).")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="YAML config, e.g. configs/cat_in_the_box.yaml")
+    source.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config value, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
+    p.add_argument("--steps", type=int, help="shortcut for --set total_steps=N")
+    p.add_argument("--seed", type=int, help="shortcut for --set seed=N (new runs only)")
+    p.add_argument("--run-dir", help="run directory (default runs/GAME-YYYYmmdd-HHMMSS)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
+
+
+def cmd_train(args) -> int:
+    try:
+        from catzoo.training import config as config_mod
+        from catzoo.training import trainer
+    except ImportError as err:
+        raise UsageError(f"training needs the 'train' extra (pip install 'catzoo[train]'): {err}") from None
+
+    overrides = list(args.overrides)
+    if args.steps is not None:
+        if args.steps <= 0:
+            raise UsageError(f"--steps must be positive, got {args.steps}")
+        overrides.append(f"total_steps={args.steps}")
+    try:
+        if args.resume:
+            if args.seed is not None or args.run_dir:
+                raise UsageError("--seed and --run-dir cannot be used with --resume")
+            trainer.resume(args.resume, overrides, progress=not args.no_progress)
+            return 0
+        if args.seed is not None:
+            overrides.append(f"seed={args.seed}")
+        config = config_mod.load(args.config, overrides)
+        run_dir = args.run_dir or str(Path("runs") / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}")
+        print(f"run directory: {run_dir}")
+        trainer.train(config, run_dir, progress=not args.no_progress)
+    except (config_mod.ConfigError, trainer.RunError) as err:
+        raise UsageError(str(err)) from None
+    return 0

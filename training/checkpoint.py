@@ -1,0 +1,240 @@
+"""Policy checkpoints: a directory holding ``policy.safetensors`` and ``policy.json``.
+
+Loading reads those two files and nothing else, through parsers that cannot run code
+(JSON, and safetensors, whose format is a JSON header followed by raw tensor bytes): a
+checkpoint from a stranger can at worst fail to load, never execute anything. The SB3
+``.zip`` (which holds pickles) stays inside run directories, for resuming only.
+
+Writes are atomic: the files are written and flushed into a temporary sibling directory
+that is then renamed into place, so a killed process leaves either the previous
+checkpoint or the new one, never a half-written one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from catzoo.training.policy_net import ACTIVATIONS, MLPPolicy, expected_shapes
+
+FORMAT = 1
+WEIGHTS = "policy.safetensors"
+META = "policy.json"
+REQUIRED = ("format", "game", "env_version", "num_players", "env_options", "reward",
+            "observation_size", "num_actions", "architecture", "weights_sha256")
+MAX_WEIGHTS_BYTES = 512 * 2**20
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be loaded; the message says which file and why."""
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` atomically (temporary file, fsync, rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def save_policy(path: str | Path, weights: dict[str, np.ndarray], meta: dict) -> Path:
+    """Write a policy checkpoint directory at ``path`` atomically; ``meta`` must hold every
+    key of ``REQUIRED`` except ``format`` and ``weights_sha256``, which are filled in."""
+    from safetensors.numpy import save
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    blob = save({k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()})
+    meta = {"format": FORMAT, **meta, "weights_sha256": hashlib.sha256(blob).hexdigest()}
+    missing = [k for k in REQUIRED if k not in meta]
+    if missing:
+        raise ValueError(f"checkpoint metadata lacks {', '.join(missing)}")
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.tmp-"))
+    try:
+        for name, data in ((WEIGHTS, blob), (META, json.dumps(meta, indent=2).encode())):
+            with open(tmp / name, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        _fsync_dir(tmp)
+        if path.exists():
+            # A directory cannot be replaced in one rename: move the old one aside first.
+            old = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.old-"))
+            os.rename(path, old / "x")
+            os.rename(tmp, path)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, path)
+        _fsync_dir(path.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return path
+
+
+def read_meta(path: str | Path) -> dict:
+    """The checked JSON metadata of the checkpoint at ``path`` (a directory)."""
+    path = Path(path)
+    if path.is_file() and path.name in (META, WEIGHTS):
+        path = path.parent
+    if not path.exists():
+        raise CheckpointError(f"no checkpoint at {str(path)!r}: the directory does not exist")
+    if not path.is_dir():
+        raise CheckpointError(
+            f"{str(path)!r} is not a checkpoint directory (expected a directory holding "
+            f"{WEIGHTS} and {META})"
+        )
+    for name in (META, WEIGHTS):
+        if not (path / name).is_file():
+            raise CheckpointError(f"checkpoint {str(path)!r} is missing {name}")
+    try:
+        meta = json.loads((path / META).read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not JSON: {err})") from None
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not a JSON object)")
+    missing = [k for k in REQUIRED if k not in meta]
+    if missing:
+        raise CheckpointError(f"checkpoint {str(path)!r}: {META} lacks {', '.join(missing)}")
+    if meta["format"] != FORMAT:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} has format {meta['format']!r}; this CatZoo reads {FORMAT}"
+        )
+    return meta
+
+
+def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
+    from catzoo.games.base import OptionsError, build_options
+    from catzoo.games.registry import GAMES
+
+    where = f"checkpoint {str(path)!r}"
+    if meta["game"] not in GAMES:
+        raise CheckpointError(f"{where} is for game {meta['game']!r}, which is not installed "
+                              f"(installed: {', '.join(GAMES)})")
+    if game is not None and game.replace("-", "_") != meta["game"]:
+        raise CheckpointError(f"{where} is for game {meta['game']!r}, not {game!r}")
+    if num_players is not None and num_players != meta["num_players"]:
+        raise CheckpointError(
+            f"{where} was trained for {meta['num_players']} players, not {num_players}")
+    if env_options is not None:
+        # Compare resolved options, so defaults given explicitly on one side still match.
+        state_cls = GAMES[meta["game"]].engine_class()
+        try:
+            mine = dataclasses.asdict(build_options(
+                state_cls.options_cls, meta["game"],
+                {**_tupled(meta["env_options"]), "num_players": meta["num_players"]}))
+            theirs = dataclasses.asdict(build_options(
+                state_cls.options_cls, meta["game"],
+                {**_tupled(dict(env_options)), "num_players": num_players or meta["num_players"]}))
+        except OptionsError as err:
+            raise CheckpointError(f"{where}: {err}") from None
+        diff = sorted(k for k in mine if mine[k] != theirs.get(k))
+        if diff:
+            raise CheckpointError(
+                f"{where} was trained with env options that differ: "
+                + ", ".join(f"{k}={mine[k]!r} (checkpoint) vs {theirs.get(k)!r}" for k in diff))
+    state_cls = GAMES[meta["game"]].engine_class()
+    if meta["env_version"] != state_cls.env_version:
+        raise CheckpointError(
+            f"{where} was trained on {meta['game']} env version {meta['env_version']}, "
+            f"the installed env is version {state_cls.env_version}")
+    try:
+        options = build_options(state_cls.options_cls, meta["game"],
+                                {**_tupled(meta["env_options"]), "num_players": meta["num_players"]})
+        probe = state_cls.new(options, seed=0)
+    except (OptionsError, TypeError) as err:
+        raise CheckpointError(f"{where}: its env options are not valid here: {err}") from None
+    if probe.observation_size != meta["observation_size"]:
+        raise CheckpointError(
+            f"{where} expects observations of size {meta['observation_size']}; the installed "
+            f"{meta['game']} env produces {probe.observation_size} with these options")
+    if probe.num_actions != meta["num_actions"]:
+        raise CheckpointError(
+            f"{where} expects {meta['num_actions']} actions; the installed env has "
+            f"{probe.num_actions}")
+
+
+def _tupled(value):
+    if isinstance(value, dict):
+        return {k: _tupled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def load_policy(path: str | Path, *, game: str | None = None, num_players: int | None = None,
+                env_options: dict | None = None, deterministic: bool = True,
+                seed: int | None = None) -> MLPPolicy:
+    """Load a policy checkpoint as a ``Policy`` usable in training, the arena and play.
+
+    ``game``, ``num_players`` and ``env_options``, when given, must match the ones the
+    checkpoint was trained with. The installed env must have the checkpoint's env version
+    and observation size. Every failure raises ``CheckpointError`` saying what is wrong.
+    """
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    path = Path(path)
+    meta = read_meta(path)
+    if path.is_file():
+        path = path.parent
+    where = f"checkpoint {str(path)!r}"
+    _check_env(path, meta, game, num_players, env_options)
+    arch = meta["architecture"]
+    if (not isinstance(arch, dict) or arch.get("type") != "mlp"
+            or arch.get("activation") not in ACTIVATIONS
+            or not isinstance(arch.get("hidden"), list)
+            or not all(isinstance(h, int) and h > 0 for h in arch["hidden"])):
+        raise CheckpointError(f"{where}: unsupported architecture {arch!r} in {META}")
+    size = (path / WEIGHTS).stat().st_size
+    if size > MAX_WEIGHTS_BYTES:
+        raise CheckpointError(f"{where}: {WEIGHTS} is {size} bytes, larger than any CatZoo policy")
+    blob = (path / WEIGHTS).read_bytes()
+    if hashlib.sha256(blob).hexdigest() != meta["weights_sha256"]:
+        raise CheckpointError(
+            f"{where}: {WEIGHTS} does not match the SHA-256 recorded in {META} "
+            "(the file was truncated, corrupted or replaced)")
+    try:
+        weights = load(blob)
+    except (SafetensorError, ValueError, OSError) as err:
+        raise CheckpointError(f"{where}: {WEIGHTS} is not a valid safetensors file ({err})") from None
+    shapes = expected_shapes(meta["observation_size"], meta["num_actions"], arch["hidden"])
+    if set(weights) != set(shapes):
+        raise CheckpointError(
+            f"{where}: {WEIGHTS} holds tensors {sorted(weights)}, expected {sorted(shapes)}")
+    for k, shape in shapes.items():
+        if weights[k].shape != shape or weights[k].dtype != np.float32:
+            raise CheckpointError(
+                f"{where}: tensor {k} has shape {weights[k].shape} {weights[k].dtype}, "
+                f"expected {shape} float32 (architecture {arch})")
+        if not np.all(np.isfinite(weights[k])):
+            raise CheckpointError(f"{where}: tensor {k} holds NaN or infinite values")
+    return MLPPolicy(weights, arch["hidden"], arch["activation"], deterministic=deterministic,
+                     seed=seed, name=f"checkpoint:{path.name}", meta=meta)

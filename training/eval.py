@@ -1,0 +1,136 @@
+"""Strength measurement: a policy against a bot over many seeded games, seats rotated.
+
+Competitive games: the policy (and copies of it at its partners' seats) against the bot
+at every other seat; game ``i`` puts the policy at seat ``i % n``. Reported: mean final
+standing (the env's zero-sum "standing" return) with a 95% normal CI, and the win rate
+(sole or shared first place) with a 95% Wilson interval.
+
+Cooperative games (one team holding every seat): the policy team's mean score against
+the bot team's on the same deals, with a 95% CI of the paired difference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from catzoo.policies.match import play_match
+from catzoo.policies.registry import make_policy
+
+Z95 = 1.959964
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+def mean_ci(values) -> tuple[float, float, float]:
+    v = np.asarray(values, dtype=float)
+    m = float(v.mean()) if v.size else 0.0
+    half = Z95 * float(v.std(ddof=1)) / math.sqrt(v.size) if v.size > 1 else float("inf")
+    return m, m - half, m + half
+
+
+def evaluate(make_learner: Callable[[int], object], game: str, num_players: int,
+             opponent: str, games: int, *, teams=(), env_options: dict | None = None,
+             seed: int = 10_000_000) -> dict:
+    """``make_learner(seat)`` builds the policy for a seat; ``opponent`` is a bot name."""
+    env_options = dict(env_options or {})
+    team_of = {s: set(t) for t in teams for s in t}
+    cooperative = any(len(t) == num_players for t in teams)
+    if games <= 0:
+        return {"opponent": opponent, "games": 0}
+    if cooperative:
+        ours, theirs = [], []
+        for i in range(games):
+            mine = [make_learner(s) for s in range(num_players)]
+            bots = [make_policy(opponent, game, num_players, seed=seed + i * 10 + s)
+                    for s in range(num_players)]
+            ours.append(np.mean(play_match(game, mine, seed + i, **env_options).scores))
+            theirs.append(np.mean(play_match(game, bots, seed + i, **env_options).scores))
+        diff = mean_ci(np.subtract(ours, theirs))
+        return {"opponent": opponent, "games": games, "cooperative": True,
+                "mean_score": mean_ci(ours)[0], "opponent_mean_score": mean_ci(theirs)[0],
+                "score_diff": diff[0], "score_diff_ci95": [diff[1], diff[2]]}
+    returns, wins = [], 0
+    for i in range(games):
+        seat = i % num_players
+        team = team_of.get(seat, {seat})
+        seats = [make_learner(s) if s in team else
+                 make_policy(opponent, game, num_players, seed=seed + i * 10 + s)
+                 for s in range(num_players)]
+        result = play_match(game, seats, seed + i, **env_options)
+        returns.append(result.returns[seat])
+        wins += seat in result.winners
+    m, lo, hi = mean_ci(returns)
+    wlo, whi = wilson(wins, games)
+    return {"opponent": opponent, "games": games, "mean_standing": m,
+            "mean_standing_ci95": [lo, hi], "win_rate": wins / games,
+            "win_rate_ci95": [wlo, whi]}
+
+
+def summary(result: dict) -> str:
+    if result.get("games", 0) == 0:
+        return f"vs {result['opponent']}: not evaluated"
+    if result.get("cooperative"):
+        lo, hi = result["score_diff_ci95"]
+        return (f"vs {result['opponent']} team: score {result['mean_score']:.2f} vs "
+                f"{result['opponent_mean_score']:.2f}, diff {result['score_diff']:+.2f} "
+                f"[{lo:+.2f}, {hi:+.2f}] over {result['games']} deals")
+    lo, hi = result["mean_standing_ci95"]
+    wlo, whi = result["win_rate_ci95"]
+    return (f"vs {result['opponent']}: win rate {result['win_rate']:.1%} [{wlo:.1%}, {whi:.1%}], "
+            f"mean standing {result['mean_standing']:+.3f} [{lo:+.3f}, {hi:+.3f}] over "
+            f"{result['games']} games")
+
+
+def main(argv=None) -> int:
+    """``python -m catzoo.training.eval CHECKPOINT --games 1000 [--record]``: measure a
+    checkpoint's strength; ``--record`` stores the figures in its policy.json."""
+    import argparse
+    import json
+    import os
+    import time
+    from pathlib import Path
+
+    from catzoo.training.checkpoint import WEIGHTS, load_policy, save_policy
+
+    p = argparse.ArgumentParser(description="strength of a policy checkpoint, seats rotated")
+    p.add_argument("checkpoint")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
+    p.add_argument("--seed", type=int, default=20_000_000, help="first deal's seed")
+    p.add_argument("--record", action="store_true", help="write the results into policy.json")
+    args = p.parse_args(argv)
+    policy = load_policy(args.checkpoint)
+    meta = policy.meta
+    results = {}
+    for opp in args.opponents:
+        t0 = time.process_time()
+        r = evaluate(lambda seat: policy, meta["game"], meta["num_players"], opp, args.games,
+                     teams=meta.get("teams", ()), env_options=meta["env_options"], seed=args.seed)
+        r["seed"] = args.seed
+        results[opp] = r
+        print(f"{summary(r)}  ({time.process_time() - t0:.0f} CPU-s)", flush=True)
+    if args.record:
+        from safetensors.numpy import load
+
+        weights = load((Path(args.checkpoint) / WEIGHTS).read_bytes())
+        meta = {k: v for k, v in meta.items() if k not in ("format", "weights_sha256")}
+        meta["strength"] = {"games_per_opponent": args.games, "seats": "rotated", **results}
+        save_policy(args.checkpoint, weights, meta)
+        print(f"recorded in {os.path.join(args.checkpoint, 'policy.json')}")
+    print(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""A trained actor as a ``Policy``: the MLP evaluated in numpy from plain weight arrays.
+
+The actor of SB3's ``MaskableActorCriticPolicy`` (flatten -> hidden layers -> logits) is
+exported as arrays named ``pi.{i}.weight``/``pi.{i}.bias`` and ``action.weight``/
+``action.bias``. Playing needs nothing but numpy: a checkpoint plays without torch, and a
+batch-of-one forward pass in numpy is several times cheaper than torch's, which matters
+because opponents and partners act inside every training step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from catzoo.policies.base import Policy, legal_actions
+
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+def expected_shapes(obs_size: int, num_actions: int, hidden: list[int]) -> dict[str, tuple]:
+    shapes, width = {}, obs_size
+    for i, h in enumerate(hidden):
+        shapes[f"pi.{i}.weight"] = (h, width)
+        shapes[f"pi.{i}.bias"] = (h,)
+        width = h
+    shapes["action.weight"] = (num_actions, width)
+    shapes["action.bias"] = (num_actions,)
+    return shapes
+
+
+def export_actor(sb3_policy) -> dict[str, np.ndarray]:
+    """The actor's weights of an SB3 (Maskable)ActorCriticPolicy as float32 arrays."""
+    state = sb3_policy.state_dict()
+    out: dict[str, np.ndarray] = {}
+    linear = [k[: -len(".weight")] for k in state
+              if k.startswith("mlp_extractor.policy_net.") and k.endswith(".weight")]
+    linear.sort(key=lambda k: int(k.rsplit(".", 1)[1]))
+    for i, prefix in enumerate(linear):
+        out[f"pi.{i}.weight"] = state[prefix + ".weight"].detach().cpu().numpy().astype(np.float32)
+        out[f"pi.{i}.bias"] = state[prefix + ".bias"].detach().cpu().numpy().astype(np.float32)
+    out["action.weight"] = state["action_net.weight"].detach().cpu().numpy().astype(np.float32)
+    out["action.bias"] = state["action_net.bias"].detach().cpu().numpy().astype(np.float32)
+    return out
+
+
+class MLPPolicy(Policy):
+    """Masked MLP actor. ``deterministic``: the most likely legal action (for play and
+    evaluation); otherwise a sample from the masked softmax (for training opponents)."""
+
+    def __init__(self, weights: dict[str, np.ndarray], hidden: list[int], activation: str,
+                 *, deterministic: bool = True, seed: int | None = None, name: str = "mlp",
+                 meta: dict | None = None):
+        self.layers = [(weights[f"pi.{i}.weight"], weights[f"pi.{i}.bias"])
+                       for i in range(len(hidden))]
+        self.out = (weights["action.weight"], weights["action.bias"])
+        self.activation = ACTIVATIONS[activation]
+        self.obs_size = self.layers[0][0].shape[1] if self.layers else self.out[0].shape[1]
+        self.num_actions = self.out[0].shape[0]
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        self.name = name
+        self.meta = meta or {}
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        for w, b in self.layers:
+            x = self.activation(w @ x + b)
+        w, b = self.out
+        return w @ x + b
+
+    def act(self, observation, *, state=None, player=None) -> int:
+        x = observation["observation"]
+        mask = observation["action_mask"]
+        if x.shape != (self.obs_size,) or mask.shape != (self.num_actions,):
+            raise ValueError(
+                f"{self.name}: expects an observation of size {self.obs_size} and a mask of "
+                f"size {self.num_actions}, got {x.shape} and {mask.shape}: this policy was "
+                "trained for another game or player count"
+            )
+        logits = self.logits(x.astype(np.float32, copy=False))
+        legal = legal_actions(observation)
+        masked = logits[legal]
+        if self.deterministic:
+            return int(legal[int(np.argmax(masked))])
+        p = np.exp(masked - masked.max())
+        p /= p.sum()
+        return int(legal[min(int(np.searchsorted(np.cumsum(p), self.rng.random())), legal.size - 1)])

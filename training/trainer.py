@@ -1,0 +1,383 @@
+"""MaskablePPO self-play for any CatZoo game: a run directory, a league, resumable.
+
+A run directory holds::
+
+    config.yaml        the resolved configuration (every hyper-parameter)
+    seeds.json         the seeds of every session (the first run and each resume)
+    league/            snapshots (policy checkpoints), the partner copy, league.json
+    checkpoints/       step_XXXXXXXXXX/{model.zip, policy/, state.json}, latest.json
+    logs/              session-K/ (SB3 progress.csv + TensorBoard), eval.csv
+    policy/            the final policy checkpoint (safetensors + JSON)
+
+``checkpoints/latest.json`` is replaced atomically after a checkpoint directory is
+complete, so a run killed at any moment resumes from its last complete checkpoint.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from catzoo.training import config as config_mod
+from catzoo.training.checkpoint import atomic_write_text, save_policy
+from catzoo.training.league import League, LeagueSeats
+from catzoo.training.policy_net import MLPPolicy, export_actor
+from catzoo.training.single_agent import SingleAgentEnv
+
+KEEP_CHECKPOINTS = 2
+
+
+class RunError(ValueError):
+    """A run directory that cannot be started or resumed, with the reason."""
+
+
+def _env_factory(config: dict, league_dir: Path, rank: int, seed: int):
+    def make():
+        seats = LeagueSeats(league_dir, config["game"], config["env"]["num_players"],
+                            config["env"]["options"], config["teams"], config["league"],
+                            seed=seed + rank)
+        return SingleAgentEnv(config["game"], config["env"]["num_players"], seats,
+                              reward=config["env"]["reward"], options=config["env"]["options"])
+    return make
+
+
+def make_vec_env(config: dict, league_dir: Path, seed: int):
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [_env_factory(config, league_dir, i, seed) for i in range(config["vec_env"]["n_envs"])]
+    if config["vec_env"]["kind"] == "subproc":
+        return SubprocVecEnv(fns)
+    return DummyVecEnv(fns)
+
+
+def policy_meta(config: dict, obs_size: int, num_actions: int, steps: int, seeds: dict,
+                evals: dict | None = None) -> dict:
+    from catzoo.games.registry import get_game
+
+    state_cls = get_game(config["game"]).engine_class()
+    return {
+        "game": config["game"],
+        "env_version": state_cls.env_version,
+        "num_players": config["env"]["num_players"],
+        "env_options": config["env"]["options"],
+        "reward": config["env"]["reward"],
+        "teams": config["teams"],
+        "observation_size": obs_size,
+        "num_actions": num_actions,
+        "architecture": {"type": "mlp", "hidden": list(config["network"]["hidden"]),
+                         "activation": config["network"]["activation"]},
+        "steps": steps,
+        "seeds": seeds,
+        "eval": evals or {},
+        "trainer": "catzoo.training (MaskablePPO self-play with league)",
+    }
+
+
+def build_model(config: dict, vec, seed: int):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    ppo = config["ppo"]
+    act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config["network"]["activation"]]
+    hidden = list(config["network"]["hidden"])
+    return MaskablePPO(
+        "MlpPolicy", vec,
+        learning_rate=ppo["learning_rate"], n_steps=ppo["n_steps"],
+        batch_size=ppo["batch_size"], n_epochs=ppo["n_epochs"], gamma=ppo["gamma"],
+        gae_lambda=ppo["gae_lambda"], clip_range=ppo["clip_range"],
+        ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"], max_grad_norm=ppo["max_grad_norm"],
+        target_kl=ppo["target_kl"] or None,
+        policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act},
+        seed=seed, device="cpu", verbose=0,
+    )
+
+
+class Run:
+    """One training run in ``run_dir``: ``start`` a new one or ``resume`` an old one."""
+
+    def __init__(self, run_dir: str | Path, config: dict):
+        self.dir = Path(run_dir)
+        self.config = config
+        self.league = League(self.dir / "league")
+        self.ckpt_dir = self.dir / "checkpoints"
+        self.logs = self.dir / "logs"
+        self.ckpt_dir.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        seeds_path = self.dir / "seeds.json"
+        self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
+        self.seeds = (json.loads(seeds_path.read_text()) if seeds_path.exists()
+                      else {"seed": config["seed"], "sessions": []})
+
+    # --- creation -------------------------------------------------------------------------
+    @classmethod
+    def create(cls, run_dir: str | Path, config: dict) -> Run:
+        run_dir = Path(run_dir)
+        if run_dir.exists() and any(run_dir.iterdir()):
+            raise RunError(f"run directory {str(run_dir)!r} already exists and is not empty; "
+                           "use --resume to continue it or choose another --run-dir")
+        run_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
+        return cls(run_dir, config)
+
+    @classmethod
+    def open(cls, run_dir: str | Path, overrides=()) -> Run:
+        run_dir = Path(run_dir)
+        path = run_dir / "config.yaml"
+        if not path.is_file():
+            raise RunError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
+        import yaml
+
+        stored = yaml.safe_load(path.read_text())
+        allowed = ("total_steps", "eval.", "checkpoint_interval", "vec_env.")
+        for o in overrides:
+            if not o.split("=", 1)[0].strip().startswith(allowed):
+                raise RunError(
+                    f"override {o!r} cannot change a run being resumed; only total_steps, "
+                    "checkpoint_interval, eval.* and vec_env.* can")
+        config = config_mod.resolve(stored, overrides)
+        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
+        return cls(run_dir, config)
+
+    # --- checkpoints ------------------------------------------------------------------------
+    def latest_checkpoint(self) -> Path | None:
+        pointer = self.ckpt_dir / "latest.json"
+        if not pointer.exists():
+            return None
+        target = self.ckpt_dir / json.loads(pointer.read_text())["dir"]
+        if not (target / "model.zip").is_file():
+            raise RunError(f"{str(pointer)!r} points to {str(target)!r}, which is incomplete")
+        return target
+
+    def save_checkpoint(self, model, evals: dict) -> Path:
+        step = int(model.num_timesteps)
+        name = f"step_{step:010d}"
+        final = self.ckpt_dir / name
+        if final.exists():
+            return final
+        tmp = self.ckpt_dir / f".tmp-{name}-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        model.save(tmp / "model.zip")
+        with open(tmp / "model.zip", "rb+") as f:
+            os.fsync(f.fileno())
+        self.export(model, tmp / "policy", evals)
+        atomic_write_text(tmp / "state.json", json.dumps(
+            {"num_timesteps": step, "league": self.league.data, "time": time.time(),
+             "cpu_seconds": self.cpu_used()}))
+        os.rename(tmp, final)
+        atomic_write_text(self.ckpt_dir / "latest.json", json.dumps({"dir": name, "step": step}))
+        old = sorted(p for p in self.ckpt_dir.glob("step_*") if p.is_dir())
+        for p in old[:-KEEP_CHECKPOINTS]:
+            shutil.rmtree(p, ignore_errors=True)
+        return final
+
+    def meta(self, model, evals=None) -> dict:
+        obs_size = int(model.observation_space.shape[0])
+        meta = policy_meta(self.config, obs_size, int(model.action_space.n),
+                           int(model.num_timesteps), self.seeds, evals)
+        meta["cpu_seconds"] = round(self.cpu_used(), 1)
+        return meta
+
+    def cpu_used(self) -> float:
+        """CPU seconds of the whole run so far: earlier sessions plus this one (with its
+        SubprocVecEnv workers once they have exited; live workers are not counted)."""
+        return self.cpu_base + cpu_seconds() - self.cpu_start
+
+    def export(self, model, path: Path, evals=None) -> Path:
+        return save_policy(path, export_actor(model.policy), self.meta(model, evals))
+
+    def current_policy(self, model) -> MLPPolicy:
+        arch = self.config["network"]
+        return MLPPolicy(export_actor(model.policy), list(arch["hidden"]), arch["activation"],
+                         name="learner")
+
+    # --- training ---------------------------------------------------------------------------
+    def train(self, progress: bool = True, log=print) -> Path:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.logger import configure
+
+        cfg = self.config
+        torch.set_num_threads(cfg["torch_threads"])
+        ckpt = self.latest_checkpoint()
+        session = len(self.seeds["sessions"])
+        # Each session draws new games: a resumed run does not replay the games it saw.
+        seed = cfg["seed"] + 7919 * session
+        start = 0
+        self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
+        if ckpt is not None:
+            state = json.loads((ckpt / "state.json").read_text())
+            start = state["num_timesteps"]
+            self.cpu_base = state.get("cpu_seconds", 0.0)
+            self.league.data = state["league"]
+            self.league.save()
+        else:
+            self.league = League(self.dir / "league")
+            self.league.data = {"snapshots": [], "partner": None, "stats": {}}
+        self.seeds["sessions"].append({"session": session, "start_step": start,
+                                       "model_seed": seed, "env_seeds":
+                                       [seed + i for i in range(cfg["vec_env"]["n_envs"])]})
+        atomic_write_text(self.dir / "seeds.json", json.dumps(self.seeds, indent=1))
+
+        vec = make_vec_env(cfg, self.league.dir, seed)
+        try:
+            if ckpt is not None:
+                model = MaskablePPO.load(ckpt / "model.zip", env=vec, device="cpu")
+                model.set_random_seed(seed)
+                log(f"resuming {self.dir} from step {start}")
+            else:
+                model = build_model(cfg, vec, seed)
+            model.set_logger(configure(str(self.logs / f"session-{session}"),
+                                       ["csv", "tensorboard"]))
+            callback = TrainingCallback(self, progress=progress, log=log)
+            if not self.league.snapshots:
+                callback.snapshot(model)
+            if not self.league.data.get("partner"):
+                callback.refresh_partner(model)
+            remaining = cfg["total_steps"] - int(model.num_timesteps)
+            if remaining > 0:
+                model.learn(total_timesteps=remaining, callback=callback,
+                            reset_num_timesteps=False)
+            evals = callback.evaluate(model)
+            self.save_checkpoint(model, evals)
+            path = self.export(model, self.dir / "policy", evals)
+        finally:
+            vec.close()
+        log(f"policy written to {path}")
+        return path
+
+
+class TrainingCallback(BaseCallback):
+    """Snapshots, partner refresh, checkpoints, evaluation, league results, progress."""
+
+    def __init__(self, run: Run, progress: bool, log):
+        super().__init__()
+        self.run = run
+        self.cfg = run.config
+        self.show_progress = progress
+        self.log_fn = log
+        self.bar = None
+        self.last_eval: dict = {}
+        self.league_dirty = False
+
+    def _next(self, interval: int) -> int:
+        return (self.num_timesteps // interval + 1) * interval
+
+    def _on_training_start(self) -> None:
+        from tqdm import tqdm
+
+        lg = self.cfg["league"]
+        self.next_snapshot = self._next(lg["snapshot_interval"])
+        self.next_partner = self._next(lg["partner_refresh_interval"])
+        self.next_ckpt = self._next(self.cfg["checkpoint_interval"])
+        self.next_eval = self._next(self.cfg["eval"]["interval"])
+        self.bar = tqdm(total=self.cfg["total_steps"], initial=self.num_timesteps,
+                        disable=not self.show_progress, unit="step", dynamic_ncols=True,
+                        desc=self.cfg["game"])
+
+    def snapshot(self, model) -> None:
+        self.run.league.add_snapshot(int(model.num_timesteps), export_actor(model.policy),
+                                     self.run.meta(model), self.cfg["league"]["max_snapshots"])
+
+    def refresh_partner(self, model) -> None:
+        if self.cfg["teams"]:
+            self.run.league.set_partner(int(model.num_timesteps), export_actor(model.policy),
+                                        self.run.meta(model))
+
+    def evaluate(self, model) -> dict:
+        from catzoo.training.eval import evaluate, summary
+
+        ev = self.cfg["eval"]
+        if ev["games"] == 0:
+            return self.last_eval
+        learner = self.run.current_policy(model)
+        results = {}
+        for opp in ev["opponents"]:
+            r = evaluate(lambda seat: learner, self.cfg["game"], self.cfg["env"]["num_players"],
+                         opp, ev["games"], teams=self.cfg["teams"],
+                         env_options=self.cfg["env"]["options"])
+            results[opp] = r
+            step = int(model.num_timesteps)
+            for key in ("mean_standing", "win_rate", "mean_score", "score_diff"):
+                if key in r:
+                    model.logger.record(f"eval/{opp}/{key}", r[key])
+            self._append_eval_csv(step, r)
+            line = f"step {step}: {summary(r)}"
+            if self.bar is not None and not self.bar.disable:
+                self.bar.write(line)
+            else:
+                self.log_fn(line)
+        model.logger.record("time/cpu_seconds", self.run.cpu_used())
+        self.last_eval = {"step": int(model.num_timesteps),
+                          "cpu_seconds": round(self.run.cpu_used(), 1), **results}
+        return self.last_eval
+
+    def _append_eval_csv(self, step: int, r: dict) -> None:
+        path = self.run.logs / "eval.csv"
+        fields = ["step", "opponent", "games", "win_rate", "win_lo", "win_hi", "mean_standing",
+                  "standing_lo", "standing_hi", "mean_score", "opponent_mean_score"]
+        row = {"step": step, "opponent": r["opponent"], "games": r["games"],
+               "win_rate": r.get("win_rate", ""), "mean_standing": r.get("mean_standing", ""),
+               "mean_score": r.get("mean_score", ""),
+               "opponent_mean_score": r.get("opponent_mean_score", "")}
+        if "win_rate_ci95" in r:
+            row["win_lo"], row["win_hi"] = r["win_rate_ci95"]
+            row["standing_lo"], row["standing_hi"] = r["mean_standing_ci95"]
+        new = not path.exists()
+        with open(path, "a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=fields)
+            if new:
+                w.writeheader()
+            w.writerow(row)
+
+    def _on_step(self) -> bool:
+        for info in self.locals.get("infos", ()):
+            if "learner_return" in info:
+                self.league_dirty |= self.run.league.record([info])
+        n = self.num_timesteps
+        self.bar.update(n - self.bar.n)
+        model = self.model
+        if n >= self.next_snapshot:
+            self.snapshot(model)
+            self.league_dirty = False
+            self.next_snapshot = self._next(self.cfg["league"]["snapshot_interval"])
+        if n >= self.next_partner:
+            self.refresh_partner(model)
+            self.next_partner = self._next(self.cfg["league"]["partner_refresh_interval"])
+        if n >= self.next_eval:
+            self.evaluate(model)
+            self.next_eval = self._next(self.cfg["eval"]["interval"])
+        if n >= self.next_ckpt:
+            self.run.save_checkpoint(model, self.last_eval)
+            self.next_ckpt = self._next(self.cfg["checkpoint_interval"])
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.league_dirty:
+            self.run.league.save()
+            self.league_dirty = False
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def train(config: dict, run_dir: str | Path, progress: bool = True, log=print) -> Path:
+    """Start a new run; returns the final policy checkpoint's path."""
+    return Run.create(run_dir, config).train(progress=progress, log=log)
+
+
+def resume(run_dir: str | Path, overrides=(), progress: bool = True, log=print) -> Path:
+    return Run.open(run_dir, overrides).train(progress=progress, log=log)
+
+
+def cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
