@@ -9,12 +9,14 @@ from catzoo.arena.api import ArenaPolicyError, run_arena
 from catzoo.games.registry import GAMES
 from catzoo.policies.registry import HEURISTICS, UnknownPolicyError, make_policy
 
-# The search bot that suits each game; card games get information-set MCTS.
+# The search bot that suits each game; card games get information-set MCTS, at a budget
+# that keeps the whole leaderboard within minutes on 2 cores.
 SEARCH_BOT = {"ledges": "planner"}
+LEADERBOARD_SEARCH = "ismcts:iterations=50"
 
 
 def default_policies(game: str) -> list[str]:
-    return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, "ismcts")]
+    return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, LEADERBOARD_SEARCH)]
 
 
 def shipped_checkpoints(game: str, root: str = "checkpoints") -> tuple[list[str], list[str]]:
@@ -23,10 +25,12 @@ def shipped_checkpoints(game: str, root: str = "checkpoints") -> tuple[list[str]
     if not os.path.isdir(folder):
         return [], []
     found, skipped = [], []
-    for entry in sorted(os.listdir(folder)):
-        path = os.path.join(folder, entry)
-        if not os.path.isdir(path):
-            continue
+    # The game's folder is itself a checkpoint when it holds policy.json; any
+    # sub-folders are further checkpoints.
+    candidates = [folder] if os.path.exists(os.path.join(folder, "policy.json")) else []
+    candidates += [os.path.join(folder, e) for e in sorted(os.listdir(folder))
+                   if os.path.isdir(os.path.join(folder, e))]
+    for path in candidates:
         try:
             make_policy(path, game, GAMES[game].default_players)
         except UnknownPolicyError as err:

@@ -156,3 +156,12 @@ def test_cli_arena_errors_are_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_leaderboard_finds_the_shipped_checkpoints():
+    from catzoo.arena.leaderboard import default_policies, shipped_checkpoints
+
+    found, skipped = shipped_checkpoints("cat_in_the_box")
+    assert found == ["checkpoints/cat_in_the_box"] and skipped == []
+    assert shipped_checkpoints("no_such_game") == ([], [])
+    assert default_policies("cat_in_the_box")[:2] == ["random", "heuristic"]
