@@ -162,3 +162,11 @@ def test_partners_come_from_the_partner_copy_and_opponents_from_the_mix(tmp_path
     seats._refresh()
     w = seats._weights(["s0000000000", "s0000000010"])
     assert w[1] > 10 * w[0]
+
+
+def test_config_without_teams_takes_the_game_partnerships():
+    from catzoo.training.config import load
+
+    assert load("configs/lunar.yaml", ["teams=[]"])["teams"] == [[0, 2], [1, 3]]
+    assert load("configs/cat_tree.yaml", ["teams=[]"])["teams"] == [[0, 1]]
+    assert load("configs/cat_in_the_box.yaml")["teams"] == []

@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     },
     # Seat groups playing as partners (team and cooperative games): the learner's partners
     # are played by a frozen copy of the current policy, every other seat by the league.
-    "teams": [],
+    "teams": [],  # empty: the game's own partnerships (GameState.teams)
     "seed": 0,
     "total_steps": 1_000_000,
     "torch_threads": 1,
@@ -182,6 +182,11 @@ def validate(config: dict) -> dict:
     if "num_players" in env["options"]:
         raise ConfigError("give the player count as env.num_players, not in env.options")
     n = env["num_players"]
+    if not config["teams"]:
+        # The engine knows its partnerships (GameState.teams): a config that leaves them
+        # out must not train a partner as an opponent.
+        probe = info.engine_class().new(seed=0, num_players=n, **env["options"])
+        config["teams"] = [list(t) for t in probe.teams() if len(t) > 1]
     seen: set[int] = set()
     for team in config["teams"]:
         if not isinstance(team, list) or not all(isinstance(s, int) for s in team):
