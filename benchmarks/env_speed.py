@@ -105,7 +105,7 @@ def median_run(runs):
 
 
 def row(label: str, steps: float, games: float, floor: float | None, texas: float | None) -> str:
-    vs_floor = f"{100 * steps / floor:6.1f}%" if floor else "      -"
+    vs_floor = f"{100 * steps / floor:6.1f}%" if floor else "      -"  # median pair ratio
     vs_texas = f"{steps / texas:6.2f}x" if texas else "      -"
     return f"{label:<34} {steps:>12,.0f} {games:>10,.1f} {vs_floor:>10} {vs_texas:>9}"
 
@@ -129,7 +129,7 @@ def cases(selected: list[str] | None):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per env")
+    parser.add_argument("--repeats", type=int, default=15, help="interleaved runs per env")
     parser.add_argument("--games", nargs="*", help="only these games")
     args = parser.parse_args(argv)
 
@@ -151,16 +151,19 @@ def main(argv=None) -> None:
             raw.action_space(agent).n,
             max(1, round(per_game) - len(raw.possible_agents)),
         ))
-        # Interleave short runs of the env and its floor and keep the median of each, so
-        # that a burst of load on a shared machine hits both alike.
-        env_runs, floor_runs = [], []
+        # Interleave many short runs of the env and its floor and take the median of the
+        # pairwise ratios: on a shared or throttled machine the speed drifts by tens of
+        # percent within seconds, and a pair measured back to back sees the same drift.
+        env_runs, floor_runs, ratios = [], [], []
         for rep in range(args.repeats):
             env_runs.append(play(env, args.seconds / args.repeats, seed=1000 * rep))
             floor_runs.append(play(floor_env, args.seconds / args.repeats, seed=1000 * rep))
+            ratios.append(env_runs[-1][0] / floor_runs[-1][0])
         steps, games, _ = median_run(env_runs)
         f_steps, f_games, _ = median_run(floor_runs)
+        ratio = sorted(ratios)[len(ratios) // 2]
         print(row(f"  floor for {label}", f_steps, f_games, None, None))
-        print(row(label, steps, games, f_steps, texas_steps))
+        print(row(label, steps, games, steps / ratio, texas_steps))
 
 
 if __name__ == "__main__":

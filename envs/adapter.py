@@ -112,12 +112,12 @@ class CatZooAECEnv(AECEnv):
                 self._seeds = np.random.default_rng(self._seed_origin)
             game_seed = int(self._seeds.integers(2**63 - 1))
         self.game = self.state_cls.new(self.game_options, seed=game_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.agents = agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {} for a in agents}
         self._scores = self.game.scores()
         self.agent_selection = self.possible_agents[self.game.current_player]
 

@@ -47,10 +47,28 @@ def numbers_in(spaces: int) -> int:
     return (spaces | spaces >> 9 | spaces >> 18 | spaces >> 27) & ALL_NUMBERS
 
 
-@lru_cache(maxsize=1024)
-def _space_flags(spaces: int) -> np.ndarray:
-    """0/1 per research space; few distinct sets occur (the blocked ones), so cached."""
-    return bits_to_mask(spaces, SPACES).astype(np.float32)
+@lru_cache(maxsize=4096)
+def _round_start_master(layout, blocked: int, round_index: int, round_start: int) -> np.ndarray:
+    """The master vector at the start of a round, before hands and scores are written.
+
+    Few distinct ones occur (the blocked spaces vary only with 2 players), and one copy
+    of a cached vector is much cheaper than the dozen writes that build it.
+    """
+    L = layout
+    m = np.zeros(L.master_size, dtype=np.float32)
+    m[L.span("blocked")] = bits_to_mask(blocked, SPACES)
+    m[L.span("markers")] = 1.0
+    m[L.base["round"] + round_index] = 1.0
+    m[L.base["phase"] + ASIDE] = 1.0
+    m[L.base["round_start"] + round_start] = 1.0
+    m[L.base["leader"] + round_start] = 1.0  # the round's start player leads first
+    m.flags.writeable = False  # shared by every state: copied, never written
+    return m
+
+
+@lru_cache(maxsize=None)
+def _deck(max_number: int) -> tuple[int, ...]:
+    return tuple(k for k in range(max_number) for _ in range(COPIES))
 
 
 def bits_of(items) -> int:
@@ -86,7 +104,7 @@ class CatInTheBoxState(GameState):
         self.last_trick: tuple | None = None
         self._predict_bits = sum(1 << (PREDICT_BASE + v) for v in o.allowed_predictions)
         self._tricks_per_round = o.tricks_per_round
-        self._deck = tuple(k for k in range(o.max_number) for _ in range(COPIES))
+        self._deck = _deck(o.max_number)
         self._start_round()
 
     def _deal(self, rng: random.Random):
@@ -135,15 +153,9 @@ class CatInTheBoxState(GameState):
         self._aside_at = [-1] * n
         self._red_lead_exceptions: list[tuple[int, int]] = []
 
-        m[:] = 0.0
+        m[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
         m[L.span("hand")] = np.asarray(self.counts, dtype=np.float32).ravel() / COPIES
         m[L.span("score")] = [self._score_feature(p) for p in range(n)]
-        m[L.span("blocked")] = _space_flags(blocked)
-        m[L.span("markers")] = 1.0
-        m[L.base["round"] + self.round_index] = 1.0
-        m[L.base["phase"] + ASIDE] = 1.0
-        m[L.base["round_start"] + self.round_start] = 1.0
-        m[L.base["leader"] + self.leader] = 1.0
         self._legal = self._compute_legal()
 
     def _score_feature(self, p: int) -> float:
