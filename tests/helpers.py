@@ -42,6 +42,7 @@ def assert_replays(state) -> None:
     assert again.history == state.history
     assert again.scores() == state.scores()
     assert again.current_player == state.current_player
+    np.testing.assert_array_equal(again.legal_mask(), state.legal_mask())
     for p in range(state.num_players):
         np.testing.assert_array_equal(again.observation(p), state.observation(p))
 

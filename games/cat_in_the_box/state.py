@@ -370,8 +370,9 @@ class CatInTheBoxState(GameState):
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> CatInTheBoxState:
         """Re-deal the other players' hands and set-aside cards (and, with 2 players, the
         unrevealed leftovers) uniformly among the deals consistent with what ``player``
-        saw: the cards each opponent played, and every exceptional red lead (which proves
-        the leader held no card declarable in another colour)."""
+        saw: the cards each opponent played, every exceptional red lead (which proves the
+        leader held no card declarable in another colour), and that the player to act is
+        not in a paradox (it holds a legal move)."""
         c = self.clone()
         c.rng = random.Random(rng.getrandbits(64))  # later deals must not be foreseeable
         if self.is_terminal():
@@ -384,13 +385,18 @@ class CatInTheBoxState(GameState):
         pool += list(self.leftover[3:] if n == 2 else self.leftover)
         sizes = [sum(self.counts[q]) for q in others]
         constraints = [(q, nums) for q, nums in self._red_lead_exceptions if q != player]
+        # Everyone sees that the player to act is not in a paradox: it holds a legal move.
+        to_act = self.current_player if self.phase == PLAY and self.current_player != player else None
         for _ in range(attempts):
             rng.shuffle(pool)
             new_hands, pos = {}, 0
             for q, size in zip(others, sizes):
                 new_hands[q] = pool[pos : pos + size]
                 pos += size
-            if all(not bits_of(new_hands[q]) & nums for q, nums in constraints):
+            if all(not bits_of(new_hands[q]) & nums for q, nums in constraints) and (
+                to_act is None
+                or self._empty_bits & REPEAT[bits_of(new_hands[to_act])] & self._marker_bits[to_act]
+            ):
                 break
         else:
             return c  # [D] no consistent re-deal found: the true deal is always consistent
@@ -421,6 +427,7 @@ class CatInTheBoxState(GameState):
                 dealt.append(tuple(sorted(new_hands[q] + aside + self.played_numbers(q))))
         c.leftover = tuple(old_left[:3]) + new_left if n == 2 else new_left
         c.chance[-1] = (tuple(dealt), c.leftover)
+        c._legal = c._compute_legal()  # the player to act may hold other cards now
         return c
 
     # --- text -----------------------------------------------------------------------------
