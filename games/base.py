@@ -39,6 +39,11 @@ class OptionsError(ValueError):
     """Unknown or invalid game options."""
 
 
+def options_from_json(options_cls: type, game: str, mapping: dict[str, Any]):
+    """Options read back from JSON (a log, a checkpoint), whose lists were tuples."""
+    return build_options(options_cls, game, _tupled(mapping))
+
+
 def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
     """Create a frozen options dataclass, naming any unknown option and the known ones."""
     known = [f.name for f in dataclasses.fields(options_cls)]
@@ -269,7 +274,7 @@ class GameState:
             log = json.loads(log)
         if log.get("game") != cls.game_name:
             raise ValueError(f"this log is of game {log.get('game')!r}, not {cls.game_name!r}")
-        options = build_options(cls.options_cls, cls.game_name, _tupled(log["options"]))
+        options = options_from_json(cls.options_cls, cls.game_name, log["options"])
         state = cls.new(options, seed=log.get("seed"), chance=_tupled(log.get("chance", [])))
         for step, action in enumerate(log["actions"]):
             try:

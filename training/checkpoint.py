@@ -131,7 +131,7 @@ def read_meta(path: str | Path) -> dict:
 
 
 def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
-    from catzoo.games.base import OptionsError, build_options
+    from catzoo.games.base import OptionsError, options_from_json
     from catzoo.games.registry import GAMES
 
     where = f"checkpoint {str(path)!r}"
@@ -143,16 +143,24 @@ def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
     if num_players is not None and num_players != meta["num_players"]:
         raise CheckpointError(
             f"{where} was trained for {meta['num_players']} players, not {num_players}")
+    state_cls = GAMES[meta["game"]].engine_class()
+    if meta["env_version"] != state_cls.env_version:
+        raise CheckpointError(
+            f"{where} was trained on {meta['game']} env version {meta['env_version']}, "
+            f"the installed env is version {state_cls.env_version}")
+    try:
+        options = options_from_json(state_cls.options_cls, meta["game"],
+                                    {**meta["env_options"], "num_players": meta["num_players"]})
+        probe = state_cls.new(options, seed=0)
+    except (OptionsError, TypeError) as err:
+        raise CheckpointError(f"{where}: its env options are not valid here: {err}") from None
     if env_options is not None:
         # Compare resolved options, so defaults given explicitly on one side still match.
-        state_cls = GAMES[meta["game"]].engine_class()
+        mine = dataclasses.asdict(options)
         try:
-            mine = dataclasses.asdict(build_options(
+            theirs = dataclasses.asdict(options_from_json(
                 state_cls.options_cls, meta["game"],
-                {**_tupled(meta["env_options"]), "num_players": meta["num_players"]}))
-            theirs = dataclasses.asdict(build_options(
-                state_cls.options_cls, meta["game"],
-                {**_tupled(dict(env_options)), "num_players": num_players or meta["num_players"]}))
+                {**dict(env_options), "num_players": num_players or meta["num_players"]}))
         except OptionsError as err:
             raise CheckpointError(f"{where}: {err}") from None
         diff = sorted(k for k in mine if mine[k] != theirs.get(k))
@@ -160,17 +168,6 @@ def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
             raise CheckpointError(
                 f"{where} was trained with env options that differ: "
                 + ", ".join(f"{k}={mine[k]!r} (checkpoint) vs {theirs.get(k)!r}" for k in diff))
-    state_cls = GAMES[meta["game"]].engine_class()
-    if meta["env_version"] != state_cls.env_version:
-        raise CheckpointError(
-            f"{where} was trained on {meta['game']} env version {meta['env_version']}, "
-            f"the installed env is version {state_cls.env_version}")
-    try:
-        options = build_options(state_cls.options_cls, meta["game"],
-                                {**_tupled(meta["env_options"]), "num_players": meta["num_players"]})
-        probe = state_cls.new(options, seed=0)
-    except (OptionsError, TypeError) as err:
-        raise CheckpointError(f"{where}: its env options are not valid here: {err}") from None
     if probe.observation_size != meta["observation_size"]:
         raise CheckpointError(
             f"{where} expects observations of size {meta['observation_size']}; the installed "
@@ -179,14 +176,6 @@ def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
         raise CheckpointError(
             f"{where} expects {meta['num_actions']} actions; the installed env has "
             f"{probe.num_actions}")
-
-
-def _tupled(value):
-    if isinstance(value, dict):
-        return {k: _tupled(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
-    return value
 
 
 def load_policy(path: str | Path, *, game: str | None = None, num_players: int | None = None,
