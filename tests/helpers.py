@@ -35,6 +35,15 @@ def random_playout(state, rng: random.Random, max_steps: int = 100_000):
     raise AssertionError(f"game did not end within {max_steps} steps")
 
 
+def random_moves(state, rng: random.Random, steps: int) -> None:
+    """Apply up to ``steps`` uniformly random legal actions, stopping at the game's end:
+    a random mid-game position for tests that look at one."""
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+
+
 def assert_replays(state) -> None:
     """The JSON action log rebuilds the same game: same history, scores, observations."""
     log = json.loads(json.dumps(state.action_log()))

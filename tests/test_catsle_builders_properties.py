@@ -17,7 +17,13 @@ from catzoo.envs import catsle_builders_v0
 from catzoo.games.catsle_builders import CatsleBuildersState, board_score
 from catzoo.games.catsle_builders.layout import layout_for
 from catzoo.games.catsle_builders.state import PLAY, cards_of
-from tests.helpers import assert_replays, pettingzoo_conformance, play_env_randomly, random_playout
+from tests.helpers import (
+    assert_replays,
+    pettingzoo_conformance,
+    play_env_randomly,
+    random_moves,
+    random_playout,
+)
 
 games = st.fixed_dictionaries({
     "num_players": st.sampled_from([3, 4, 5]),
@@ -69,11 +75,7 @@ def test_random_games_conserve_cards_and_scores(params):
 @given(games, st.integers(0, 400))
 def test_observation_shows_the_viewer_only_its_own_hand(params, steps):
     state = _new(params)
-    rng = random.Random(params["seed"])
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
+    random_moves(state, random.Random(params["seed"]), steps)
     if state.is_terminal():
         return
     layout = layout_for(state.num_players)
@@ -93,11 +95,7 @@ def test_observation_shows_the_viewer_only_its_own_hand(params, steps):
 @given(games, st.integers(0, 300), st.integers(0, 2**32 - 1))
 def test_resample_keeps_what_the_viewer_knows(params, steps, resample_seed):
     state = _new(params)
-    rng = random.Random(params["seed"])
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
+    random_moves(state, random.Random(params["seed"]), steps)
     if state.is_terminal():
         return
     viewer = state.current_player
