@@ -200,7 +200,6 @@ def _position(n, hands, tokens=(), markers=None, to_act=0, trick=(), red_broken=
         taken |= t
     s._empty_bits &= ~taken
     if markers is not None:
-        s.markers = [list(m) for m in markers]
         s._marker_bits = [sum(0x1FF << (c * 9) for c in range(4) if m[c]) for m in markers]
     s.red_broken = red_broken
     s.trick = list(trick)

@@ -137,7 +137,6 @@ class CatInTheBoxState(GameState):
         self.blocked = blocked
         self._empty_bits = ALL_SPACES & ~blocked
         self.tokens = [0] * n  # each player's research-board spaces
-        self.markers = [[True] * 4 for _ in range(n)]
         self._marker_bits = [ALL_SPACES] * n  # spaces of the colours whose marker is held
         self.aside = [-1] * n
         self.predictions = [-1] * n
@@ -236,9 +235,8 @@ class CatInTheBoxState(GameState):
                 self._red_lead_exceptions.append((p, declarable))
             self.led = colour
             m[base["led"] + colour] = 1.0
-        elif colour != self.led and self.markers[p][self.led]:
+        elif colour != self.led and self._marker_bits[p] & COLOUR_ROW[self.led]:
             # [R] a follower declaring another colour loses the led colour's X marker.
-            self.markers[p][self.led] = False
             self._marker_bits[p] &= ~COLOUR_ROW[self.led]
             m[base["markers"] + p * 4 + self.led] = 0.0
         row = self.counts[p]
@@ -329,6 +327,11 @@ class CatInTheBoxState(GameState):
         return np.asarray(self.counts, dtype=np.int8)
 
     @property
+    def markers(self) -> list[list[bool]]:
+        """X markers still held: ``markers[p][colour]``."""
+        return [[bool(bits & COLOUR_ROW[c]) for c in range(4)] for bits in self._marker_bits]
+
+    @property
     def owner(self) -> np.ndarray:
         """The research board, ``owner[colour, number - 1]``: a player, EMPTY or BLOCKED."""
         out = np.where(bits_to_mask(self.blocked, SPACES) > 0, BLOCKED, EMPTY)
@@ -361,7 +364,7 @@ class CatInTheBoxState(GameState):
                      "_hand_bits", "_marker_bits"):
             setattr(c, name, list(getattr(self, name)))
         c.round_records = list(self.round_records)  # finished rounds never change
-        for name in ("counts", "markers", "round_scores"):
+        for name in ("counts", "round_scores"):
             setattr(c, name, [list(row) for row in getattr(self, name)])
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
