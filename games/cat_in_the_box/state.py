@@ -100,7 +100,6 @@ class CatInTheBoxState(GameState):
         # [D] seat 0 starts the first round; the env's seeding makes deals random, and a
         # full game gives every seat one round as start player.
         self.round_start = 0
-        self.last_paradox = TERMINAL
         self.last_trick: tuple | None = None
         self._predict_bits = sum(1 << (PREDICT_BASE + v) for v in o.allowed_predictions)
         self._tricks_per_round = o.tricks_per_round
@@ -305,7 +304,6 @@ class CatInTheBoxState(GameState):
         })
         for p in range(n):
             self.total_scores[p] += scores[p]
-        self.last_paradox = self.paradox_player
         self.round_index += 1
         if self.round_index == o.num_rounds:
             self.current_player = TERMINAL
@@ -325,6 +323,11 @@ class CatInTheBoxState(GameState):
     def hands(self) -> np.ndarray:
         """Cards in hand: ``hands[p, number - 1]`` copies."""
         return np.asarray(self.counts, dtype=np.int8)
+
+    @property
+    def last_paradox(self) -> int:
+        """Who caused a paradox in the last finished round (TERMINAL: nobody)."""
+        return self.round_records[-1]["paradox_player"] if self.round_records else TERMINAL
 
     @property
     def markers(self) -> list[list[bool]]:
