@@ -10,7 +10,7 @@ from rich.text import Text
 
 from catzoo.games.cat_in_the_box.options import COLOURS
 from catzoo.games.cat_in_the_box.state import ASIDE_BASE, NUMBERS, PHASES, PLAY_BASE, PREDICT_BASE
-from catzoo.play.views.generic import PLAYER_STYLES, cards_line, scores_table, who
+from catzoo.play.views.generic import PLAYER_STYLES, cards_line, scores_table, trick_line
 
 COLOUR_STYLES = {"blue": "blue", "yellow": "yellow", "green": "green", "red": "red"}
 
@@ -115,10 +115,5 @@ def rich(view: dict):
 
 
 def _trick_text(view: dict, cards: list[dict]) -> Text:
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out += Text(", ")
-        out += who(view, c["player"]) + Text(" ") + Text(
-            f"{c['number']} {c['colour']}", style=COLOUR_STYLES[c["colour"]])
-    return out
+    return trick_line(view, cards, lambda c: Text(f"{c['number']} {c['colour']}",
+                                                  style=COLOUR_STYLES[c["colour"]]))

@@ -10,7 +10,7 @@ from rich.text import Text
 from catzoo.games.catsle_builders.options import SUIT_LETTERS, SUITS, VALUES
 from catzoo.games.catsle_builders.scoring import column_score
 from catzoo.games.catsle_builders.state import COLUMN_BASE, PHASES, TAKE_BASE, cards_of
-from catzoo.play.views.generic import cards_line, scores_table, who
+from catzoo.play.views.generic import cards_line, scores_table, trick_line, who
 
 
 def card(c: int) -> dict:
@@ -73,12 +73,8 @@ def rich(view: dict):
         cards = ", ".join(f"P{c['player']} {c['name']}" for c in b["last_trick"]["cards"])
         parts.append(Text(f"last trick: {cards}; strongest first: "
                           + " > ".join(f"P{p}" for p in b["last_trick"]["rating"])))
-    trick = Text("trick: ")
-    for i, c in enumerate(b["trick"]):
-        trick += Text(", " if i else "") + who(view, c["player"]) + Text(
-            f" {c['name']}", style="" if c["left"] else "strike dim")
-    if not b["trick"]:
-        trick += Text("-")
+    trick = Text("trick: ") + trick_line(
+        view, b["trick"], lambda c: Text(c["name"], style="" if c["left"] else "strike dim"))
     if b["rating"]:
         trick += Text("   takes: " + ", ".join(
             f"P{p} {t}" for p, t in zip(b["rating"], b["takes"])))

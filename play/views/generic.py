@@ -52,5 +52,15 @@ def scores_table(view: dict, extra: dict[str, list] | None = None) -> RichTable:
     return t
 
 
+def trick_line(view: dict, cards: list[dict], card_text) -> Text:
+    """The cards of a trick in play order, each as its player and ``card_text(card)``."""
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out += Text(", ")
+        out += who(view, c["player"]) + Text(" ") + card_text(c)
+    return out if cards else Text("-")
+
+
 def cards_line(title: str, cards: list[str]) -> Text:
     return Text(f"{title}: ", style="bold") + Text("  ".join(cards) if cards else "-")

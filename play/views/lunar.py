@@ -9,7 +9,7 @@ from rich.text import Text
 
 from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS
 from catzoo.games.lunar.state import HAND_BASE, PHASES, PICK_BASE, SKY_BASE, TILE_NAMES, TRUMP_BASE
-from catzoo.play.views.generic import cards_line, scores_table, who
+from catzoo.play.views.generic import cards_line, scores_table, trick_line
 
 
 def card(c: int) -> dict:
@@ -111,9 +111,4 @@ def rich(view: dict):
 
 
 def _trick_text(view: dict, cards: list[dict]) -> Text:
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out += Text(", ")
-        out += who(view, c["player"]) + Text(f" {c['name']}" + (" (sky)" if c["from_sky"] else ""))
-    return out
+    return trick_line(view, cards, lambda c: Text(c["name"] + (" (sky)" if c["from_sky"] else "")))
