@@ -60,6 +60,15 @@ DEFAULTS: dict[str, Any] = {
     },
     "checkpoint_interval": 20_000,
     "eval": {"interval": 100_000, "games": 200, "opponents": ["random", "heuristic"]},
+    # Behaviour cloning of the heuristic bot before PPO (catzoo.training.imitation).
+    "imitation": {
+        "games": 0,  # heuristic-only games whose decisions are imitated; 0: off
+        "epochs": 4,
+        "batch_size": 256,
+        "learning_rate": 1.0e-3,
+        "vf_coef": 0.5,  # weight of the critic's loss on the demonstrations' returns
+        "max_grad_norm": 0.5,
+    },
 }
 
 VEC_KINDS = ("dummy", "subproc")
@@ -221,6 +230,19 @@ def validate(config: dict) -> dict:
     for opp in config["eval"]["opponents"]:
         if opp not in ("random", "heuristic"):
             raise ConfigError(f"eval.opponents: {opp!r}; use random and/or heuristic")
+    imitation = config["imitation"]
+    if imitation["games"] < 0:
+        raise ConfigError(f"imitation.games must be non-negative, got {imitation['games']}")
+    for key in ("epochs", "batch_size", "learning_rate", "max_grad_norm"):
+        if imitation[key] <= 0:
+            raise ConfigError(f"imitation.{key} must be positive, got {imitation[key]}")
+    if imitation["vf_coef"] < 0:
+        raise ConfigError(f"imitation.vf_coef must be non-negative, got {imitation['vf_coef']}")
+    if imitation["games"] > 0:
+        from catzoo.policies.registry import HEURISTICS
+
+        if "heuristic" not in HEURISTICS.get(info.name, {}):
+            raise ConfigError(f"imitation.games > 0 needs a heuristic bot; {info.name} has none")
     return config
 
 

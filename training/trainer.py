@@ -6,7 +6,8 @@ A run directory holds::
     seeds.json         the seeds of every session (the first run and each resume)
     league/            snapshots (policy checkpoints), the partner copy, league.json
     checkpoints/       step_XXXXXXXXXX/{model.zip, policy/, state.json}, latest.json
-    logs/              session-K/ (SB3 progress.csv + TensorBoard), eval.csv
+    logs/              session-K/ (SB3 progress.csv + TensorBoard), eval.csv,
+                       imitation.json (the warm start's figures, when imitation is on)
     policy/            the final policy checkpoint (safetensors + JSON)
 
 ``checkpoints/latest.json`` is replaced atomically after a checkpoint directory is
@@ -113,6 +114,9 @@ class Run:
         self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
         self.seeds = (json.loads(seeds_path.read_text()) if seeds_path.exists()
                       else {"seed": config["seed"], "sessions": []})
+        imitation_path = self.logs / "imitation.json"
+        self.imitation = (json.loads(imitation_path.read_text()) if imitation_path.exists()
+                          else None)
 
     # --- creation -------------------------------------------------------------------------
     @classmethod
@@ -182,6 +186,10 @@ class Run:
         meta = policy_meta(self.config, obs_size, int(model.action_space.n),
                            int(model.num_timesteps), self.seeds, evals)
         meta["cpu_seconds"] = round(self.cpu_used(), 1)
+        if self.imitation is not None:
+            meta["imitation"] = {k: self.imitation[k] for k in (
+                "games", "decisions", "val_agreement", "random_agreement",
+                "generate_cpu_seconds", "pretrain_cpu_seconds")}
         return meta
 
     def cpu_used(self) -> float:
@@ -191,6 +199,15 @@ class Run:
 
     def export(self, model, path: Path, evals=None) -> Path:
         return save_policy(path, export_actor(model.policy), self.meta(model, evals))
+
+    def warm_start(self, model, seed: int, log) -> None:
+        """Behaviour cloning of the heuristic, then a step-0 checkpoint, so that a run
+        killed later resumes without cloning again (and keeps the CPU time it cost)."""
+        from catzoo.training.imitation import warm_start
+
+        self.imitation = warm_start(model.policy, self.config, seed, log=log)
+        atomic_write_text(self.logs / "imitation.json", json.dumps(self.imitation, indent=1))
+        self.save_checkpoint(model, {})
 
     def current_policy(self, model) -> MLPPolicy:
         arch = self.config["network"]
@@ -233,6 +250,8 @@ class Run:
                 log(f"resuming {self.dir} from step {start}")
             else:
                 model = build_model(cfg, vec, seed)
+                if cfg["imitation"]["games"] > 0:
+                    self.warm_start(model, seed, log)
             model.set_logger(configure(str(self.logs / f"session-{session}"),
                                        ["csv", "tensorboard"]))
             callback = TrainingCallback(self, progress=progress, log=log)

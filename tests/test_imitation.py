@@ -1,0 +1,147 @@
+"""Imitation warm-start: demonstrations are consistent, cloning raises agreement with the
+heuristic above a random player's, the config section is checked, and a run with a warm
+start records it, resumes without cloning again and counts its CPU time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from catzoo.training import config as config_mod  # noqa: E402
+from catzoo.training import imitation  # noqa: E402
+from catzoo.training.trainer import Run, build_model, make_vec_env, resume, train  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["network.hidden=[32]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_size=64",
+        "ppo.n_epochs=1", "league.snapshot_interval=200", "league.partner_refresh_interval=100",
+        "checkpoint_interval=256", "eval.interval=100000", "eval.games=2"]
+
+
+def _config(*overrides):
+    return config_mod.load(ROOT / "configs" / "catsle_builders.yaml",
+                           ["env.num_players=3", *TINY, *overrides])
+
+
+def test_demonstrations_are_legal_and_returns_are_each_seats_final_standing():
+    config = _config("env.reward=standing", "ppo.gamma=1.0")
+    demos = imitation.generate(config, games=3, seed=1)
+    assert len(demos) > 100
+    assert demos.obs.shape == (len(demos), 350) and demos.masks.shape == (len(demos), 125)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    for g in range(3):
+        # With the sparse standing reward and gamma 1, every decision of a seat carries
+        # that seat's final standing; standings are zero-sum over the seats.
+        finals = []
+        for seat in range(3):
+            got = np.unique(demos.returns[(demos.game_index == g) & (demos.seat == seat)])
+            assert got.size == 1 and abs(got[0]) <= 1.0
+            finals.append(got[0])
+        assert sum(finals) == pytest.approx(0.0, abs=1e-6)
+    assert demos.returns.min() < 0 < demos.returns.max()
+
+
+def test_discounted_score_returns_are_non_negative_and_shrink_towards_the_end():
+    config = _config("env.reward=score", "ppo.gamma=0.9")
+    demos = imitation.generate(config, games=1, seed=2)
+    assert demos.returns.min() >= 0 and demos.returns.max() > 0
+    # The last decisions of the game are followed by at most the last round's score.
+    assert demos.returns[-3:].max() <= demos.returns.max()
+
+
+def test_split_keeps_games_whole():
+    config = _config()
+    demos = imitation.generate(config, games=10, seed=3)
+    train_part, val = imitation.split(demos)
+    assert len(train_part) + len(val) == len(demos)
+    assert not set(train_part.game_index) & set(val.game_index)
+    assert set(val.game_index) == {9}
+
+
+def test_short_warm_start_agrees_with_the_heuristic_more_than_random(tmp_path):
+    import torch
+
+    torch.manual_seed(0)
+    config = _config("imitation.games=24", "imitation.epochs=3", "imitation.batch_size=128",
+                     "network.hidden=[64]")
+    vec = make_vec_env(config, tmp_path / "league", seed=0)
+    try:
+        model = build_model(config, vec, seed=0)
+        demos = imitation.generate(config, 24, seed=4)
+        _, val = imitation.split(demos)
+        before = imitation.agreement(model.policy, val)
+        stats = imitation.pretrain(model.policy, demos, config["imitation"], seed=0,
+                                   log=lambda *_: None)
+    finally:
+        vec.close()
+    assert stats["val_agreement"] == pytest.approx(imitation.agreement(model.policy, val))
+    assert stats["val_agreement"] > stats["random_agreement"] + 0.1
+    assert stats["val_agreement"] > before + 0.1
+    assert len(stats["epochs"]) == 3
+
+
+def test_imitation_is_off_by_default_and_in_every_other_config():
+    assert config_mod.DEFAULTS["imitation"]["games"] == 0
+    for path in sorted((ROOT / "configs").glob("*.yaml")):
+        if path.stem != "catsle_builders":
+            assert config_mod.load(path)["imitation"]["games"] == 0, path.name
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("imitation.games=-1", "imitation.games must be non-negative"),
+    ("imitation.epochs=0", "imitation.epochs must be positive"),
+    ("imitation.batch_size=0", "imitation.batch_size must be positive"),
+    ("imitation.learning_rate=0", "imitation.learning_rate must be positive"),
+    ("imitation.vf_coef=-0.5", "imitation.vf_coef must be non-negative"),
+    ("imitation.games=1.5", "config key 'imitation.games' must be of type int"),
+    ("imitation.rate=1", "unknown config key 'imitation.rate'"),
+])
+def test_bad_imitation_settings_are_errors(override, message):
+    with pytest.raises(config_mod.ConfigError, match=message):
+        _config(override)
+
+
+def test_a_run_with_a_warm_start_records_it_and_resumes_without_cloning_again(
+        tmp_path, monkeypatch):
+    config = _config("imitation.games=4", "imitation.epochs=1", "total_steps=256")
+    path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
+    meta = json.loads((path / "policy.json").read_text())
+    stats = json.loads((tmp_path / "run" / "logs" / "imitation.json").read_text())
+    assert meta["imitation"]["games"] == 4 and meta["imitation"]["decisions"] > 0
+    assert meta["imitation"]["val_agreement"] == stats["val_agreement"]
+    # The warm start's CPU time is part of the run's.
+    assert meta["cpu_seconds"] >= stats["generate_cpu_seconds"] + stats["pretrain_cpu_seconds"]
+
+    def no_cloning(*args, **kwargs):
+        raise AssertionError("a resumed run must not clone the heuristic again")
+
+    monkeypatch.setattr(imitation, "warm_start", no_cloning)
+    path = resume(tmp_path / "run", ["total_steps=512"], progress=False, log=lambda *_: None)
+    meta = json.loads((path / "policy.json").read_text())
+    assert meta["steps"] >= 512 and meta["imitation"]["games"] == 4
+
+
+def test_a_run_killed_after_the_warm_start_resumes_from_its_step_0_checkpoint(
+        tmp_path, monkeypatch):
+    config = _config("imitation.games=2", "imitation.epochs=1", "total_steps=128")
+    run = Run.create(tmp_path / "run", config)
+
+    class Killed(Exception):
+        pass
+
+    def killed(*args, **kwargs):
+        raise Killed
+
+    # Stop the run right after the warm start, as a kill would.
+    monkeypatch.setattr("stable_baselines3.common.logger.configure", killed)
+    with pytest.raises(Killed):
+        run.train(progress=False, log=lambda *_: None)
+    monkeypatch.undo()
+    assert json.loads((tmp_path / "run" / "checkpoints" / "latest.json").read_text())["step"] == 0
+    monkeypatch.setattr(imitation, "warm_start", lambda *a, **k: pytest.fail("cloned again"))
+    path = resume(tmp_path / "run", progress=False, log=lambda *_: None)
+    assert json.loads((path / "policy.json").read_text())["imitation"]["games"] == 2

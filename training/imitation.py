@@ -1,0 +1,186 @@
+"""Imitation warm-start: behaviour cloning of the game's heuristic bot before PPO.
+
+Why: when a game's heuristic bot encodes knowledge that is expensive to rediscover (CATsle
+Builders' bot estimates, for every card, the rating it will reach and the value of the
+cards that rating takes), PPO from random weights can plateau far below the bot. Starting
+from a copy of the bot lets PPO spend its budget on improving on it instead.
+
+Two steps, both inside the training process so their CPU time is part of the run's:
+
+1. ``generate``: play games with the heuristic bot at every seat and record, for every
+   decision, the acting seat's observation, action mask, the bot's action, and the
+   return that seat went on to receive (the same discounted sum of the seat's rewards
+   that PPO's critic learns, counted from one of its decisions to its next).
+2. ``pretrain``: fit the MaskablePPO policy to them, the actor with masked cross-entropy
+   (the negative log-probability of the bot's action under the masked distribution) and
+   the critic with mean squared error on the returns, so that PPO's first advantages
+   come from a critic that already knows roughly who is winning.
+
+A held-out tenth of the games measures the actor's agreement with the bot (its most
+likely legal action is the bot's), against the agreement of a uniformly random legal
+action.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from catzoo.games.registry import get_game
+from catzoo.policies.registry import make_policy
+
+VALIDATION_SHARE = 0.1
+
+
+@dataclass
+class Demonstrations:
+    obs: np.ndarray  # (N, observation size) float32
+    masks: np.ndarray  # (N, actions) bool
+    actions: np.ndarray  # (N,) int64, the bot's choice
+    returns: np.ndarray  # (N,) float32, the acting seat's discounted return from there
+    game_index: np.ndarray  # (N,) int64, which game each decision comes from
+    seat: np.ndarray  # (N,) int64, the acting seat
+
+    def __len__(self) -> int:
+        return int(self.actions.size)
+
+    def subset(self, keep: np.ndarray) -> Demonstrations:
+        return Demonstrations(self.obs[keep], self.masks[keep], self.actions[keep],
+                              self.returns[keep], self.game_index[keep], self.seat[keep])
+
+
+def generate(config: dict, games: int, seed: int) -> Demonstrations:
+    """Play ``games`` seeded games with the heuristic bot at every seat."""
+    n = config["env"]["num_players"]
+    gamma = config["ppo"]["gamma"]
+    raw = get_game(config["game"]).load_env_module().raw_env(
+        num_players=n, reward=config["env"]["reward"], **config["env"]["options"])
+    agents = raw.possible_agents
+    bots = [make_policy("heuristic", config["game"], n, seed=seed * 100 + s) for s in range(n)]
+    rng = np.random.default_rng(seed)
+    obs, masks, actions, returns, index, seats = [], [], [], [], [], []
+    for g in range(games):
+        raw.reset(seed=int(rng.integers(2**62)))
+        for s, bot in enumerate(bots):
+            bot.reset(int(rng.integers(2**62)))
+        # Per seat: its decisions' row numbers, and the reward each decision was followed
+        # by until that seat's next decision (what SingleAgentEnv gives PPO as one step).
+        rows: list[list[int]] = [[] for _ in range(n)]
+        rewards: list[list[float]] = [[] for _ in range(n)]
+        game = raw.game
+        while not game.is_terminal():
+            p = game.current_player
+            o = raw.observe(agents[p])
+            a = bots[p].act(o, state=game, player=p)
+            rows[p].append(len(actions))
+            rewards[p].append(0.0)
+            obs.append(o["observation"])
+            masks.append(o["action_mask"].astype(bool))
+            actions.append(a)
+            index.append(g)
+            seats.append(p)
+            returns.append(0.0)
+            raw.step(a)
+            for s in range(n):
+                # Rewards before a seat's first decision belong to no transition of it.
+                if rewards[s]:
+                    rewards[s][-1] += raw.rewards[agents[s]]
+        for s in range(n):
+            ret = 0.0
+            for row, r in zip(reversed(rows[s]), reversed(rewards[s])):
+                ret = r + gamma * ret
+                returns[row] = ret
+    return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks, dtype=bool),
+                          np.asarray(actions, dtype=np.int64),
+                          np.asarray(returns, dtype=np.float32),
+                          np.asarray(index, dtype=np.int64), np.asarray(seats, dtype=np.int64))
+
+
+def split(demos: Demonstrations, share: float = VALIDATION_SHARE):
+    """(train, validation), split by game so that no validation game was trained on."""
+    games = int(demos.game_index.max()) + 1 if len(demos) else 0
+    held = max(1, int(round(games * share))) if games > 1 else 0
+    val = demos.game_index >= games - held
+    return demos.subset(~val), demos.subset(val)
+
+
+def agreement(policy, demos: Demonstrations, batch: int = 4096) -> float:
+    """Share of decisions where the SB3 policy's most likely legal action is the bot's."""
+    import torch
+
+    if not len(demos):
+        return float("nan")
+    hits = 0
+    with torch.no_grad():
+        for i in range(0, len(demos), batch):
+            sl = slice(i, i + batch)
+            dist = policy.get_distribution(torch.as_tensor(demos.obs[sl]),
+                                           action_masks=demos.masks[sl])
+            best = dist.distribution.probs.argmax(dim=1).numpy()
+            hits += int(np.count_nonzero(best == demos.actions[sl]))
+    return hits / len(demos)
+
+
+def random_agreement(demos: Demonstrations) -> float:
+    """Expected agreement of a uniformly random legal action."""
+    return float(np.mean(1.0 / demos.masks.sum(axis=1))) if len(demos) else float("nan")
+
+
+def pretrain(policy, demos: Demonstrations, icfg: dict, seed: int, log=print) -> dict:
+    """Fit ``policy`` (a MaskableActorCriticPolicy) to ``demos``; returns the figures."""
+    import torch
+
+    train, val = split(demos)
+    # A separate optimizer: PPO's Adam starts with its own fresh moments afterwards.
+    optimizer = torch.optim.Adam(policy.parameters(), lr=icfg["learning_rate"])
+    gen = np.random.default_rng(seed)
+    obs = torch.as_tensor(train.obs)
+    masks = train.masks
+    actions = torch.as_tensor(train.actions)
+    returns = torch.as_tensor(train.returns)
+    size = icfg["batch_size"]
+    history = []
+    policy.set_training_mode(True)
+    for epoch in range(icfg["epochs"]):
+        order = gen.permutation(len(train))
+        totals = np.zeros(2)
+        for start in range(0, len(order), size):
+            idx = order[start:start + size]
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx],
+                                                          action_masks=masks[idx])
+            actor_loss = -log_prob.mean()
+            critic_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            loss = actor_loss + icfg["vf_coef"] * critic_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), icfg["max_grad_norm"])
+            optimizer.step()
+            totals += (actor_loss.item() * idx.size, critic_loss.item() * idx.size)
+        policy.set_training_mode(False)
+        row = {"epoch": epoch + 1, "actor_loss": totals[0] / len(train),
+               "critic_loss": totals[1] / len(train), "val_agreement": agreement(policy, val)}
+        policy.set_training_mode(True)
+        history.append(row)
+        log(f"imitation epoch {row['epoch']}: actor loss {row['actor_loss']:.3f}, critic loss "
+            f"{row['critic_loss']:.3f}, held-out agreement with the heuristic "
+            f"{row['val_agreement']:.1%}")
+    policy.set_training_mode(False)
+    return {"train_decisions": len(train), "val_decisions": len(val),
+            "val_agreement": agreement(policy, val),
+            "random_agreement": random_agreement(val), "epochs": history}
+
+
+def warm_start(policy, config: dict, seed: int, log=print) -> dict:
+    """Generate ``imitation.games`` games and pretrain ``policy`` on them."""
+    icfg = config["imitation"]
+    t0 = time.process_time()
+    demos = generate(config, icfg["games"], seed)
+    t1 = time.process_time()
+    log(f"imitation: {icfg['games']} heuristic games, {len(demos)} decisions "
+        f"({t1 - t0:.0f} CPU-s)")
+    stats = pretrain(policy, demos, icfg, seed, log=log)
+    return {"games": icfg["games"], "decisions": len(demos),
+            "generate_cpu_seconds": round(t1 - t0, 1),
+            "pretrain_cpu_seconds": round(time.process_time() - t1, 1), **stats}
