@@ -151,12 +151,18 @@ class CatZooAECEnv(AECEnv):
                     raise IllegalActionError(f"{agent}: {err}") from None
                 self._end_for_illegal_action(agent, str(err))
                 return
-        game.apply_unchecked(action)
+        game._apply(action)  # what apply_unchecked does, without its call: every step runs it
+        game.history.append(action)
         if self.render_mode == "human":
             self.render()
 
-        rewards = self.rewards
         self._cumulative_rewards[agent] = 0.0
+        nxt = game.current_player
+        if nxt != TERMINAL and self.reward_mode == "standing":
+            # The common step: no reward before the end, nothing to accumulate.
+            self.agent_selection = self.possible_agents[nxt]
+            return
+        rewards = self.rewards
         if self.reward_mode == "score":
             scores = game.scores()
             for i, a in enumerate(self.possible_agents):
@@ -174,9 +180,7 @@ class CatZooAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1)
                                                         % len(self.possible_agents)]
         else:
-            self.agent_selection = self.possible_agents[game.current_player]
-            if self.reward_mode == "standing":
-                return  # no reward before the end: nothing to accumulate
+            self.agent_selection = self.possible_agents[nxt]
         self._accumulate_rewards()
 
     def _as_action(self, action) -> int:

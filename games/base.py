@@ -135,7 +135,19 @@ class GameState:
     _legal: int = 0
 
     def legal_mask(self) -> np.ndarray:
-        return bits_to_mask(self._legal, self.num_actions)
+        # Legal sets recur (70% of the positions of random Cat in the Box play, more of
+        # Lunar's), and copying a cached mask costs a quarter of building one.
+        bits = self._legal
+        cache = _MASK_CACHE.get(self.num_actions)
+        if cache is None:
+            cache = _MASK_CACHE[self.num_actions] = {}
+        mask = cache.get(bits)
+        if mask is None:
+            if len(cache) >= _MASK_CACHE_LIMIT:
+                cache.clear()
+            mask = cache[bits] = bits_to_mask(bits, self.num_actions)
+            mask.flags.writeable = False
+        return mask.copy()
 
     def legal_actions(self) -> list[int]:
         bits, out, a = self._legal, [], 0
@@ -283,6 +295,11 @@ class GameState:
                 raise ValueError(f"log does not replay: step {step}: {err}") from None
         return state
 
+
+# Masks already built, per action-space size, keyed by the legal bit set.
+_MASK_CACHE: dict[int, dict[int, np.ndarray]] = {}
+# 32,768 masks of 50 actions hold about 8 MB; the cache is cleared whole when full.
+_MASK_CACHE_LIMIT = 1 << 15
 
 # The 8 mask bytes (0 or 1) of each possible byte of a bit set, lowest bit first.
 _BYTE_BITS = [bytes((i >> j) & 1 for j in range(8)) for i in range(256)]

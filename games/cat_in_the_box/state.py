@@ -118,12 +118,14 @@ class CatInTheBoxState(GameState):
     def _start_round(self) -> None:
         o, n, L, m = self.options, self.num_players, self.layout, self.master
         hands, leftover = self._draw_chance(self._deal)
-        self.counts = [[0] * NUMBERS for _ in range(n)]
-        for p, hand in enumerate(hands):
-            row = self.counts[p]
+        self.counts, self._hand_bits = [], []
+        for hand in hands:
+            row, bits = [0] * NUMBERS, 0
             for k in hand:
                 row[k] += 1
-        self._hand_bits = [bits_of(hand) for hand in hands]
+                bits |= 1 << k
+            self.counts.append(row)
+            self._hand_bits.append(bits)
         self.leftover = leftover
         blocked = REPEAT[ALL_NUMBERS & ~((1 << o.max_number) - 1)]  # [R] numbers not dealt
         if n == 2:
@@ -152,12 +154,20 @@ class CatInTheBoxState(GameState):
         self._red_lead_exceptions: list[tuple[int, int]] = []
 
         m[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
-        m[L.span("hand")] = np.asarray(self.counts, dtype=np.float32).ravel() / COPIES
-        m[L.span("score")] = [self._score_feature(p) for p in range(n)]
+        # One scalar write per number held: cheaper than building a vector of the hands.
+        hand_base = L.base["hand"]
+        for p, row in enumerate(self.counts):
+            start = hand_base + p * NUMBERS
+            for k, count in enumerate(row):
+                if count:
+                    m[start + k] = count / COPIES
+        self._write_scores()
         self._legal = self._compute_legal()
 
-    def _score_feature(self, p: int) -> float:
-        return min(4.0, max(-4.0, self.total_scores[p] / 50.0))
+    def _write_scores(self) -> None:
+        start, m = self.layout.base["score"], self.master
+        for p, total in enumerate(self.total_scores):
+            m[start + p] = min(4.0, max(-4.0, total / 50.0))
 
     # --- legal moves ---------------------------------------------------------------------
     def _playable(self, p: int) -> int:
@@ -182,13 +192,15 @@ class CatInTheBoxState(GameState):
     # --- applying actions ----------------------------------------------------------------
     def _apply(self, action: int) -> None:
         p = self.current_player
-        if self.phase == ASIDE:
-            self._set_aside(p, action - ASIDE_BASE)
-        elif self.phase == PREDICT:
+        # The action ranges are the phases' (the action is known to be legal).
+        if action >= PLAY_BASE:
+            colour, k = divmod(action - PLAY_BASE, NUMBERS)
+            if self._play(p, colour, k):
+                return
+        elif action >= PREDICT_BASE:
             self._predict(p, action - PREDICT_BASE)
         else:
-            colour, k = divmod(action - PLAY_BASE, NUMBERS)
-            self._play(p, colour, k)
+            self._set_aside(p, action - ASIDE_BASE)
         self._legal = self._compute_legal()
         if not self._legal and self.phase == PLAY and self.current_player != TERMINAL:
             self._paradox()
@@ -224,25 +236,31 @@ class CatInTheBoxState(GameState):
         self.master[start + phase] = 1.0
         self.phase = phase
 
-    def _play(self, p: int, colour: int, k: int) -> None:
+    def _play(self, p: int, colour: int, k: int) -> bool:
+        """Play a card; True when it also set the next player's legal moves (the common
+        case, a follower to play: written out here because it runs on most steps)."""
         base, m = self.layout.base, self.master
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             if colour == RED and not self.red_broken:
                 # Record what this exceptional red lead revealed (no number declarable in
                 # another colour was in hand), so that re-sampling respects it.
                 declarable = numbers_in(self._empty_bits & self._marker_bits[p] & NONRED)
                 self._red_lead_exceptions.append((p, declarable))
-            self.led = colour
+            self.led = led = colour
             m[base["led"] + colour] = 1.0
-        elif colour != self.led and self._marker_bits[p] & COLOUR_ROW[self.led]:
-            # [R] a follower declaring another colour loses the led colour's X marker.
-            self._marker_bits[p] &= ~COLOUR_ROW[self.led]
-            m[base["markers"] + p * 4 + self.led] = 0.0
+        else:
+            led = self.led
+            if colour != led and self._marker_bits[p] & COLOUR_ROW[led]:
+                # [R] a follower declaring another colour loses the led colour's X marker.
+                self._marker_bits[p] &= ~COLOUR_ROW[led]
+                m[base["markers"] + p * 4 + led] = 0.0
         row = self.counts[p]
-        row[k] -= 1
-        if not row[k]:
+        left = row[k] - 1
+        row[k] = left
+        if not left:
             self._hand_bits[p] &= ~(1 << k)
-        m[base["hand"] + p * NUMBERS + k] = row[k] / COPIES
+        m[base["hand"] + p * NUMBERS + k] = left / COPIES
         space = colour * NUMBERS + k
         self.tokens[p] |= 1 << space
         self._empty_bits &= ~(1 << space)
@@ -250,33 +268,47 @@ class CatInTheBoxState(GameState):
         m[base["played"] + k] += 1.0 / COPIES
         if colour == RED:
             self.red_broken = True
-        self.trick.append((p, colour, k))
+        trick.append((p, colour, k))
         tc = base["trick_card"] + p * 13
         m[tc + k] = 1.0
         m[tc + NUMBERS + colour] = 1.0
-        if len(self.trick) < self.num_players:
-            self.current_player = (p + 1) % self.num_players
-            return
-        winner = trick_winner(self.trick, self.led)
-        self.last_trick = (tuple(self.trick), winner)
+        n = self.num_players
+        if len(trick) < n:
+            self.current_player = q = (p + 1) % n
+            # A follower: no red-lead restriction, so the moves are the playable spaces.
+            ok = self._empty_bits & REPEAT[self._hand_bits[q]] & self._marker_bits[q]
+            self._legal = ok << PLAY_BASE
+            if not ok:
+                self._paradox()
+            return True
+        winner = trick_winner(trick, led)
+        self.last_trick = (tuple(trick), winner)
         self.tricks[winner] += 1
         m[base["tricks"] + winner] = self.tricks[winner] / 8.0
         self._clear_trick()
         self.tricks_done += 1
         if self.tricks_done == self._tricks_per_round:
             self._end_round()
-            return
+            return True
         m[base["leader"] + self.leader] = 0.0
         self.leader = winner
         m[base["leader"] + winner] = 1.0
         self.current_player = winner
+        return False
 
     def _clear_trick(self) -> None:
-        L, m = self.layout, self.master
+        # Only the features the trick set are cleared: a few scalar writes cost less than
+        # zeroing the whole block.
+        base, m = self.layout.base, self.master
+        trick_card = base["trick_card"]
+        for p, colour, k in self.trick:
+            start = trick_card + p * 13
+            m[start + k] = 0.0
+            m[start + NUMBERS + colour] = 0.0
+        if self.led >= 0:
+            m[base["led"] + self.led] = 0.0
         self.trick = []
         self.led = -1
-        m[L.span("trick_card")] = 0.0
-        m[L.span("led")] = 0.0
 
     def _paradox(self) -> None:
         # [R] the player to act cannot play: the round ends at once, the trick in
@@ -308,7 +340,7 @@ class CatInTheBoxState(GameState):
         if self.round_index == o.num_rounds:
             self.current_player = TERMINAL
             self._legal = 0
-            self.master[self.layout.span("score")] = [self._score_feature(p) for p in range(n)]
+            self._write_scores()
             return
         # [R] the round start player passes left each round.
         self.round_start = (self.round_start + 1) % n
