@@ -3,6 +3,7 @@ bots and the checkpoints shipped under checkpoints/<game>/, with the plots besid
 
 from __future__ import annotations
 
+import json
 import os
 
 from catzoo.arena.api import ArenaPolicyError, run_arena
@@ -19,11 +20,28 @@ def default_policies(game: str) -> list[str]:
     return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, LEADERBOARD_SEARCH)]
 
 
-def shipped_checkpoints(game: str, root: str = "checkpoints") -> tuple[list[str], list[str]]:
+def table_size(game: str, root: str = "checkpoints") -> int:
+    """The player count a game's table is played at: its shipped checkpoint's (a policy
+    plays only the count it was trained for), else the game's default."""
+    meta = os.path.join(root, game, "policy.json")
+    if os.path.exists(meta):
+        try:
+            with open(meta) as f:
+                n = json.load(f)["num_players"]
+        except (OSError, ValueError, KeyError, TypeError):
+            n = None  # an unreadable file: shipped_checkpoints reports why
+        if isinstance(n, int) and n in GAMES[game].players:
+            return n
+    return GAMES[game].default_players
+
+
+def shipped_checkpoints(game: str, root: str = "checkpoints",
+                        num_players: int | None = None) -> tuple[list[str], list[str]]:
     """Loadable checkpoint directories under root/game, and notes on those skipped."""
     folder = os.path.join(root, game)
     if not os.path.isdir(folder):
         return [], []
+    n = GAMES[game].default_players if num_players is None else num_players
     found, skipped = [], []
     # The game's folder is itself a checkpoint when it holds policy.json; any
     # sub-folders are further checkpoints.
@@ -32,7 +50,7 @@ def shipped_checkpoints(game: str, root: str = "checkpoints") -> tuple[list[str]
                    if os.path.isdir(os.path.join(folder, e))]
     for path in candidates:
         try:
-            make_policy(path, game, GAMES[game].default_players)
+            make_policy(path, game, n)
         except UnknownPolicyError as err:
             skipped.append(f"`{path}`: {err}")
         else:
@@ -47,15 +65,17 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     lines = ["# Leaderboard", "",
              "Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
              f"`{checkpoints}/<game>/`: {games} games per game at least (rounded up to whole "
-             f"seat rotations), seed {seed}, default player count. Intervals are 95%; see "
+             f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
+             "game's default when none is shipped). Intervals are 95%; see "
              "[arena.md](arena.md) for how games are seated and rated.", ""]
     for game, info in GAMES.items():
-        found, skipped = shipped_checkpoints(game, checkpoints)
+        n = table_size(game, checkpoints)
+        found, skipped = shipped_checkpoints(game, checkpoints, n)
         policies = default_policies(game) + found
-        log(f"{game}: {', '.join(policies)}")
+        log(f"{game} ({n} players): {', '.join(policies)}")
         try:
-            result = run_arena(game, policies, games=games, workers=workers, seed=seed,
-                               progress=progress)
+            result = run_arena(game, policies, games=games, num_players=n, workers=workers,
+                               seed=seed, progress=progress)
         except ArenaPolicyError as err:
             result = err.partial
             lines += [f"**Stopped early:** {str(err).splitlines()[0]}", ""]

@@ -165,3 +165,13 @@ def test_leaderboard_finds_the_shipped_checkpoints():
     assert found == ["checkpoints/cat_in_the_box"] and skipped == []
     assert shipped_checkpoints("no_such_game") == ([], [])
     assert default_policies("cat_in_the_box")[:2] == ["random", "heuristic"]
+
+
+def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
+    from catzoo.arena.leaderboard import shipped_checkpoints, table_size
+
+    assert table_size("catsle_builders") == 3  # the shipped policy plays 3-player games
+    assert shipped_checkpoints("catsle_builders", num_players=3)[0] == ["checkpoints/catsle_builders"]
+    found, skipped = shipped_checkpoints("catsle_builders", num_players=4)
+    assert found == [] and "3" in skipped[0] and "4" in skipped[0]
+    assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
