@@ -154,10 +154,17 @@ def main(argv=None) -> None:
         # Interleave many short runs of the env and its floor and take the median of the
         # pairwise ratios: on a shared or throttled machine the speed drifts by tens of
         # percent within seconds, and a pair measured back to back sees the same drift.
+        # The order within a pair alternates, because the second of two runs gains from
+        # the caches the first one warmed (a few points of the ratio, either way).
         env_runs, floor_runs, ratios = [], [], []
         for rep in range(args.repeats):
-            env_runs.append(play(env, args.seconds / args.repeats, seed=1000 * rep))
-            floor_runs.append(play(floor_env, args.seconds / args.repeats, seed=1000 * rep))
+            seconds, seed = args.seconds / args.repeats, 1000 * rep
+            if rep % 2:
+                floor_runs.append(play(floor_env, seconds, seed=seed))
+                env_runs.append(play(env, seconds, seed=seed))
+            else:
+                env_runs.append(play(env, seconds, seed=seed))
+                floor_runs.append(play(floor_env, seconds, seed=seed))
             ratios.append(env_runs[-1][0] / floor_runs[-1][0])
         steps, games, _ = median_run(env_runs)
         f_steps, f_games, _ = median_run(floor_runs)
