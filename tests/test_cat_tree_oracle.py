@@ -142,3 +142,114 @@ def test_upper_bound_holds_for_any_options(width, height, bottom_height, altitud
     for s in range(4):
         game = play_policies(deck, [RandomPolicy(seed + s), RandomPolicy(seed + s + 7)], options)
         assert game.total <= bound
+
+
+# --- the bound against exact optima and many games ---------------------------------------
+
+def brute_force(deck, options: CatTreeOptions) -> int:
+    """The best score of a game by trying every keep, order and placement (grids
+    deduplicated after each turn)."""
+    from catzoo.games.cat_tree.placement import RULE_OF_TYPE, cells_of, legal_classes, rules_for
+    from catzoo.games.cat_tree.scoring import score
+    from catzoo.games.cat_tree.state import deal_of
+
+    rules = rules_for(options)
+
+    def placed(boards, kind):
+        cells = legal_classes(boards, rules)[RULE_OF_TYPE[kind]]
+        if not cells:  # dismissed
+            yield boards
+        for cell in cells_of(cells):
+            after = list(boards)
+            after[kind] |= 1 << cell
+            yield tuple(after)
+
+    layer = {tuple([0] * 8)}
+    for turn in range(options.turns):
+        mine, partner = deal_of(deck, turn, 0), deal_of(deck, turn, 1)
+        layer = {end for boards in layer for x in set(mine) for y in set(partner)
+                 for first, second in ((x, y), (y, x))
+                 for mid in placed(boards, first) for end in placed(mid, second)}
+    return max(score(boards, rules) for boards in layer)
+
+
+def small_options(seed: int) -> CatTreeOptions:
+    import random
+
+    rng = random.Random(seed)
+    return CatTreeOptions(width=rng.choice([3, 3, 4]), height=rng.choice([2, 3, 3, 4]),
+                          bottom_height=rng.choice([0, 1]), altitude=rng.randint(1, 4),
+                          detach_distance=rng.randint(1, 3), toy_distance=rng.randint(1, 3),
+                          pipe_sides=rng.choice(["hangers", "any"]),
+                          turns=rng.choice([1, 2, 2]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_upper_bound_above_the_exact_optimum_of_small_games(seed):
+    # every game of these small deals is tried: the bound must be at least the best one,
+    # and the oracle (achievable) at most that
+    options = small_options(seed)
+    deck = deals(1, seed=1000 + seed, options=options)[0]
+    best = brute_force(deck, options)
+    assert upper_bound(deck, options) >= best
+    assert solve(deck, options, bound=False).score <= best
+
+
+def test_upper_bound_is_often_exact_on_small_games():
+    # not a validity check: the relaxation is tight on a good share of small games
+    exact = 0
+    for seed in range(40):
+        options = small_options(seed)
+        deck = deals(1, seed=1000 + seed, options=options)[0]
+        exact += upper_bound(deck, options) == brute_force(deck, options)
+    assert exact >= 10
+
+
+def test_upper_bound_above_oracle_heuristic_and_random_on_many_deals():
+    # the raw bound (solve reports max(bound, its own score), which would hide a fault)
+    bot = CatTreeHeuristic()
+    for deck in deals(24, seed=700):
+        bound = upper_bound(deck)
+        result = solve(deck, bound=False, settings=SETTINGS[:2])
+        assert bound >= result.score >= result.heuristic_score
+        assert bound >= play_policies(deck, [bot, bot], CatTreeOptions()).total
+        for s in range(2):
+            game = play_policies(deck, [RandomPolicy(s), RandomPolicy(s + 50)], CatTreeOptions())
+            assert game.total <= bound
+
+
+def test_search_facts_of_a_child_grid_are_those_computed_afresh():
+    # the search derives each child grid's facts from its parent's; they must be what a
+    # grid computed from scratch has
+    import random
+
+    from catzoo.games.cat_tree.oracle import _Node, _Search
+
+    rng = random.Random(4)
+    for options in (CatTreeOptions(), CatTreeOptions(width=5, height=6, altitude=3,
+                                                     detach_distance=2, pipe_sides="any")):
+        deck = deals(1, seed=9, options=options)[0]
+        for column in (0, 2):
+            search = _Search(deck, options, 4, 2, column, SETTINGS[0][1])
+            for _ in range(20):
+                state = CatTreeState.new(options, chance=[deck])
+                boards = tuple(state.boards)
+                node = _Node.of(boards, search)
+                while not state.is_terminal():
+                    action = rng.choice(state.legal_actions())
+                    kind = state.kept[state.current_player] if state.phase == 2 else None
+                    state.apply(action)
+                    if kind is None or action == state.dismiss:
+                        continue
+                    after = tuple(state.boards)
+                    node = node.child(after, kind, action - 4, search)
+                    fresh = _Node.of(after, search)
+                    for name in _Node.__slots__:
+                        if name == "parts":
+                            assert sorted(getattr(node, name)) == sorted(fresh.parts)
+                        elif name == "real":
+                            assert node.counted == fresh.counted
+                            assert node.real_points == fresh.real_points
+                        else:
+                            assert getattr(node, name) == getattr(fresh, name), name
+                    boards = after

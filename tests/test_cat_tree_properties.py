@@ -190,3 +190,49 @@ def test_env_rewards_are_shared_and_add_up(seed, dense):
     assert abs(totals["player_0"] - expected) < 1e-9
     grid = grid_of_observation(env.unwrapped.game.observation(1), env.unwrapped.game)
     assert naive_score(grid, CatTreeOptions()) == final
+
+
+@settings(max_examples=20, deadline=None)
+@given(options=options_strategy, seed=st.integers(0, 2**32 - 1))
+def test_observations_are_the_layouts_gather_of_the_state_vector(options, seed):
+    # the engine keeps both observations ready instead of one master vector: each must
+    # stay exactly the layout's gather of the master vector (state_vector), and a clone,
+    # a pickle or a deep copy must be independent of the original
+    import copy
+    import pickle
+
+    rng = random.Random(seed)
+    s = CatTreeState.new(options, seed=seed)
+    copies = []
+    while True:
+        master = s.state_vector()
+        assert master.shape == (s.layout.master_size,)
+        for viewer in (0, 1):
+            np.testing.assert_array_equal(s.observation(viewer),
+                                          master[s.layout.view_index[viewer]])
+        if s.is_terminal():
+            break
+        if rng.random() < 0.1:
+            copies.append((s.observation(0), s.legal_mask(), rng.choice(
+                [s.clone(), pickle.loads(pickle.dumps(s)), copy.deepcopy(s)])))
+        s.apply(rng.choice(s.legal_actions()))
+    for obs, mask, other in copies:  # untouched by the original's later moves
+        np.testing.assert_array_equal(other.observation(0), obs)
+        np.testing.assert_array_equal(other.legal_mask(), mask)
+        while not other.is_terminal():
+            other.apply(rng.choice(other.legal_actions()))
+        grid = grid_of_observation(other.observation(0), other)
+        assert naive_score(grid, options) == other.total
+
+
+def test_returned_arrays_are_fresh_and_writable():
+    s = CatTreeState.new(seed=3)
+    rng = random.Random(3)
+    while not s.is_terminal():
+        obs, mask = s.observation(s.current_player), s.legal_mask()
+        again_obs, again_mask = s.observation(s.current_player).copy(), s.legal_mask().copy()
+        obs[:] = 9.0
+        mask[:] = 7
+        np.testing.assert_array_equal(s.observation(s.current_player), again_obs)
+        np.testing.assert_array_equal(s.legal_mask(), again_mask)
+        s.apply(rng.choice(s.legal_actions()))

@@ -1,27 +1,68 @@
 """An upper bound on the score of a Cat Tree deal, every card known (the oracle's bound).
 
-A dynamic programme over the turns relaxes the grid away and keeps only counting
-facts that every real game obeys, so no game on the deal can score more:
+A dynamic programme over the turns relaxes the grid away and keeps only counting facts
+that every real game obeys, so no game on the deal can score more. It follows the 16
+kept cards in the order they are placed; each card, once placed, either *counts* at
+altitude (rows from ``altitude_row`` up, points doubled), counts *low* (below), or
+scores nothing (dismissed, or detached from the tree). The facts (docs/rules/cat_tree.md
+for the rules they follow from):
 
-* every placed card scores at most its points, doubled if at altitude; a pipe gets at
-  most one +3 (doubled at altitude) per side, and all pipes together no more sides than
-  the box, shelf and nest cards at that level have free sides (each hammock or catwalk
-  uses two of them);
-* nothing reaches altitude before a shelf is kept (a shelf goes anywhere) or before
-  ``altitude_row`` cards are placed (a column from the floor);
-* a hammock or catwalk needs the two hangers beside it in its row: at one level (altitude
-  or not) a run of hanging pieces needs one hanger more than it has, so ``hangings <=
-  hangers - 1``, counting the partner's card of the same turn if it is placed first; one
-  that fits nowhere is dismissed (0 points);
-* if anything scores at altitude, at least ``altitude_row - detach_distance + 2`` cards
-  (and at least the one on the floor) do not: the ground-connected structure must come
-  within reach of it; each of them loses at least 5 points against the count above.
+1. **Points.** A counted card scores at most its base points (doubled at altitude); a
+   toy or scratcher at most as its own group; a low pipe at most 5 + 3 + 3; a pipe at
+   altitude 10 plus 6 per attached side (fact 5).
+2. **Tops.** A pipe, scratcher or toy at altitude, and a box or nest at altitude that is
+   not hung (fact 3), stands on a carrier (scratcher, box, shelf, nest) directly below
+   it, placed earlier, in a row from ``altitude_row - 1`` up; a carrier holds one piece.
+   So such a placement needs a free *top*: the tops are the carriers counted at altitude
+   or in the row just under it, minus the pieces already standing on them. Pipes and
+   toys use one up; a scratcher, box or nest standing on one offers its own (net 0); a
+   shelf (placed anywhere off the floor) adds one. The carrier under a piece touches it,
+   so it counts too.
+3. **Gaps.** A hammock or catwalk (and a box or nest hung instead of standing) fills a
+   *gap*: the cell between two hangers (box, shelf, nest) of its row, placed earlier;
+   so does, in the end, a pipe with two sides. A row with k hangers has at most k - 1
+   gaps, and with ``width`` cells at most ``width - k``, so at most k - ceil(k / kmax)
+   with kmax = ceil(width / 2); over rows holding h hangers in all, at most
+   h - ceil(h / kmax) (filling rows up to kmax hangers, one after the other, gives the
+   most). At altitude the programme keeps that capacity minus the gaps filled, and the
+   fill of the last row; a hanging piece needs one free. Below altitude it keeps
+   hangers - hanging pieces (rows ignored): a new hanging piece needs 2.
+4. **The row under altitude.** A carrier counted there adds a top at altitude (fact 2).
+   Unless it is a shelf or hung, it stands on a carrier placed earlier one row lower,
+   which stands on another one row lower, and so on to the floor or to a shelf (or a
+   hung box or nest): a *chain* of non-shelf carriers from the floor, or one low shelf,
+   or one hung low box or nest, placed earlier, per such carrier.
+5. **Pipe sides.** A pipe's attached side is a hanger beside it in its row. At altitude
+   (``pipe_sides="hangers"``) a pipe with two sides fills a gap (fact 3), so there are
+   at most as many as the free gaps at the end; any other pipe has at most one side,
+   and none has a side if no hanger counts at altitude.
+6. **Support.** If a card counts at altitude, at least ``support_needed`` cards count
+   below altitude: either its part is ground-connected, and it covers every row from the
+   floor to altitude, or the ground-connected structure reaches a row at most
+   ``detach_distance - 1`` below the lowest cell of the part, and the structure and the
+   part together cover every row from the floor to altitude but that distance.
 
-Toy and scratcher groups, what a piece stands on, the grid's size and the distance rule
-beyond that are ignored, which only loosens the bound.
+The programme keeps, per state, the best points still to come; the state is (a card
+counts at altitude, counted low cards up to the support needed, free tops at altitude,
+the gaps of fact 3 at altitude, pipes at altitude, low hangers minus hanging pieces,
+the chain under altitude). Counts from a cap up stand for "unlimited" (a state with more
+of a resource can do everything one with less can), so the caps only loosen the bound.
+It runs backwards over the turns on numpy tables over all states: the value of a state
+is the most a game can still add from it, so the bound is the value of the empty start.
+Each turn either partner's card may be placed first, and each partner keeps either card
+of their hand.
+
+What the programme ignores (so it only loosens the bound): where on the grid a piece
+goes beyond these counts, the grid's height, toy distances and scratcher rows, how the
+support column stacks, and which parts touch which. On small games it is often exact
+(``tests/test_cat_tree_oracle.py`` compares it with every game of small deals).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
 
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
@@ -29,110 +70,235 @@ from catzoo.games.cat_tree.options import (
     CATWALK,
     HAMMOCK,
     NEST,
+    NUM_TYPES,
     PIPE,
     PIPE_SIDE_POINTS,
+    SCRATCHER,
     SHELF,
+    TOY,
     CatTreeOptions,
 )
 from catzoo.games.cat_tree.state import deal_of
 
-# State: (enabled, placed, d_alt, d_low, p_alt, p_low, alt_any, low)
-# placed: cards placed while altitude is not yet reachable (capped at the altitude row);
-# d: hangers (box, shelf, nest) minus hanging pieces (hammock, catwalk) at a level: a new
-# hanging piece needs d >= 2 (hangings <= hangers - 1) and free hanger sides are 2 d;
-# p: pipes; low: cards below altitude (capped at the support needed); alt_any: a card is
-# at altitude.
+CARRIERS = (SCRATCHER, BOX, SHELF, NEST)
+HANGERS = (BOX, SHELF, NEST)
+HANGING = (HAMMOCK, CATWALK)
+
+# the state's axes: a card counts at altitude, counted low cards (support), free tops at
+# altitude, the gaps at altitude (free capacity x fill of the last row), pipes at
+# altitude, low hangers minus hanging pieces, the chain under altitude
+ALT, SUPPORT, TOPS, HANG, PIPES, LOW_HANG, CHAIN = range(7)
+# caps of TOPS, HANG (its free capacity) and LOW_HANG: that many or more is "unlimited"
+CAPS = (3, 6, 3)
+IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 
 
 def support_needed(options: CatTreeOptions) -> int:
-    a, d = options.altitude_row, options.detach_distance
+    """Fact 6: the counted low cards any counted card at altitude needs."""
+    a, steps = options.altitude_row, options.detach_distance - 1
     if a >= options.height or a == 0:
         return 0
-    # at least the floor piece the tree stands on is below altitude
-    return a if d <= 1 else max(1, a - d + 2)
+    # a ground-connected card at altitude: one card in each row under it; else the
+    # ground-connected structure reaches row (lowest row of the part) - steps
+    return a if steps == 0 else max(1, a - steps + 1)
 
 
-def _card_moves(state, kind: int, a_row: int, has_alt: bool, need: int, cap: int):
-    """The (points, next state) of each way a ``kind`` card can be placed (or dismissed).
+class _Model:
+    """The moves of every card type as gathers over the flattened state space."""
 
-    A pipe, toy or scratcher goes to altitude whenever altitude is reachable: below it
-    would score half, at most 5 less, which is all that counting it as support can save.
-    Hangers and hanging pieces try both levels (which level helps depends on the cards
-    to come)."""
-    enabled, placed, d_alt, d_low, p_alt, p_low, alt_any, low = state
-    if kind == SHELF and has_alt:
-        enabled = True  # a shelf goes anywhere, altitude included
-    placed2 = a_row if enabled else min(placed + 1, a_row)
-    low2 = min(low + 1, need)
-    base = BASE_POINTS[kind]
-    if kind in (BOX, NEST, SHELF):
-        out = [(base, (enabled, placed2, d_alt, min(d_low + 1, cap), p_alt, p_low, alt_any,
-                       low2))]
-        if enabled:
-            out.append((2 * base, (enabled, placed2, min(d_alt + 1, cap), d_low, p_alt, p_low,
-                                   True, low)))
+    def __init__(self, options: CatTreeOptions):
+        a = options.altitude_row
+        self.a = a
+        self.has_alt = has_alt = a < options.height
+        self.all_alt = all_alt = has_alt and a == 0  # the floor row is at altitude
+        self.need = need = support_needed(options)
+        self.any_pipe = any_pipe = options.pipe_sides == "any"
+        tops, hang, low_hang = CAPS
+        split = has_alt and not all_alt  # both levels exist
+        # a row of ``width`` cells holds at most ``kmax`` hangers with a gap between each
+        self.kmax = kmax = (options.width + 1) // 2
+        self.fills = fills = kmax + 1  # no hanger yet, or 1..kmax in the last row
+        self.hang_cap = hang
+        self.shape = shape = (
+            2 if split else 1,
+            need + 1,
+            tops + 1 if split else 1,
+            (hang + 1) * fills if has_alt else 1,
+            5 if has_alt and not any_pipe else 1,
+            low_hang + 1 if not all_alt else 1,
+            a + 1 if has_alt and a >= 2 else 1,  # chain heights 0..a-2, a base, unlimited
+        )
+        self.size = int(np.prod(shape))
+        coords = [c.reshape(-1) for c in np.indices(shape)]
+        strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+        self.moves = [self._compile(self._moves(kind), coords, strides)
+                      for kind in range(NUM_TYPES)]
+        end = np.zeros(shape, dtype=np.int32)
+        if shape[PIPES] > 1:  # fact 5
+            pipes = np.arange(shape[PIPES]).reshape(1, 1, 1, 1, -1, 1, 1)
+            hang = np.arange(shape[HANG])
+            free = hang // fills
+            free = np.where(free == self.hang_cap, 2 * NUM_TYPES, free).reshape(1, 1, 1, -1, 1, 1, 1)
+            any_hanger = (hang % fills != 0).reshape(1, 1, 1, -1, 1, 1, 1)
+            # two-sided pipes fill gaps (at most ``free`` of them); the others have at
+            # most one side each (none without a hanger); a side at altitude is worth 6
+            two = np.minimum(pipes, free)
+            end = end + np.where(any_hanger, 2 * 2 * PIPE_SIDE_POINTS * two
+                                 + 2 * PIPE_SIDE_POINTS * (pipes - two), 0)
+        if need and shape[ALT] == 2:  # fact 6
+            end[1, :need] = IMPOSSIBLE
+        self.end = end.astype(np.int16).reshape(-1)
+        self.start = 0  # every axis at 0
+
+    def _moves(self, kind: int):
+        """Every way a ``kind`` card can be played: (points, {axis: change}, {axis: at
+        least}) with the changes of ``_compile``."""
+        a, base = self.a, BASE_POINTS[kind]
+        out = []  # (it may also score nothing, dismissed or detached: see ``pull``)
+        if not self.all_alt:  # counted low (fact 1); every one supports (fact 6)
+            low = {SUPPORT: "up"}
+            if kind in HANGING:  # fact 3
+                out.append((base, {**low, LOW_HANG: "down"}, {LOW_HANG: 2}))
+            elif kind == SHELF:
+                if a >= 2 or not self.has_alt:  # a low row off the floor
+                    change = {**low, LOW_HANG: "up"}
+                    if self.shape[CHAIN] > 1 and a >= 3:  # a shelf two rows under altitude
+                        change[CHAIN] = "base"
+                    out.append((base, change, {}))
+            else:
+                change = dict(low)
+                if kind in HANGERS:
+                    change[LOW_HANG] = "up"
+                if kind in CARRIERS and self.shape[CHAIN] > 1:
+                    change[CHAIN] = "extend"
+                points = base + (2 * PIPE_SIDE_POINTS if kind == PIPE else 0)
+                out.append((points, change, {}))
+                if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
+                    out.append((base, {**low, CHAIN: "base"}, {LOW_HANG: 2}))
+            if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
+                under = {**low, TOPS: "up"}
+                if kind == SHELF:
+                    if a >= 2:
+                        out.append((base, {**under, LOW_HANG: "up"}, {}))
+                else:
+                    change = dict(under)
+                    if kind in HANGERS:
+                        change[LOW_HANG] = "up"
+                    if a == 1:  # on the floor
+                        out.append((base, change, {}))
+                    else:  # on a chain (fact 4)
+                        out.append((base, {**change, CHAIN: "use"}, {CHAIN: a - 1}))
+                    if kind in (BOX, NEST):  # hung
+                        out.append((base, under, {LOW_HANG: 2}))
+        if self.has_alt:  # counted at altitude
+            points = 2 * base
+            top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
+            up = {ALT: "set"}
+            if kind == SHELF:
+                out.append((points, {**up, TOPS: "up", HANG: "hanger"}, {}))
+            elif kind in (BOX, NEST):
+                out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
+                out.append((points, {**up, TOPS: "up", HANG: "hung"}, {HANG: 1}))
+            elif kind == SCRATCHER:
+                out.append((points, up, top))
+            elif kind in (PIPE, TOY):
+                change = dict(up)
+                if not self.all_alt:
+                    change[TOPS] = "down"
+                if kind == PIPE:
+                    if self.any_pipe:
+                        points += 2 * 2 * PIPE_SIDE_POINTS
+                    else:
+                        change[PIPES] = "up"
+                out.append((points, change, top))
+            else:  # hammock, catwalk
+                out.append((points, {**up, HANG: "hang"}, {HANG: 1}))
         return out
-    if kind in (HAMMOCK, CATWALK):
-        out = [(0, state)]  # dismissed
-        if enabled and d_alt >= 2:
-            out.append((2 * base, (enabled, placed2, d_alt - 1, d_low, p_alt, p_low, True,
-                                   low)))
-        if d_low >= 2:
-            out.append((base, (enabled, placed2, d_alt, d_low - 1, p_alt, p_low, alt_any,
-                               low2)))
-        return out
-    pipe = kind == PIPE
-    if enabled:
-        return [(2 * base, (enabled, placed2, d_alt, d_low, p_alt + pipe, p_low, True, low))]
-    return [(base, (enabled, placed2, d_alt, d_low, p_alt, p_low + pipe, alt_any, low2))]
+
+    def _compile(self, moves, coords, strides):
+        """Each move as (target state of every state, or ``size`` when not allowed)."""
+        size, shape, a = self.size, self.shape, self.a
+        targets, points = [], []
+        for gain, change, least in moves:
+            allowed = np.ones(size, dtype=bool)
+            target = np.zeros(size, dtype=np.int64)
+            for axis, n in enumerate(shape):
+                c = coords[axis]
+                op = change.get(axis) if n > 1 else None
+                if op is None:
+                    t = c
+                elif op == "set":
+                    t = np.ones_like(c)
+                elif op == "up":  # the last value is unlimited (or all the support needed)
+                    t = np.minimum(c + 1, n - 1)
+                elif op == "down":  # unlimited stays unlimited
+                    t = np.where(c == n - 1, c, c - 1)
+                elif op == "extend":  # one more chain carrier: heights up to the base
+                    t = np.where(c <= a - 2, c + 1, c)
+                elif op == "base":  # a carrier two rows under altitude, off any chain
+                    t = np.where(c < a - 1, a - 1, a)
+                elif op == "use":  # the base is taken
+                    t = np.where(c == a, a, 0)
+                elif op in ("hanger", "hung", "hang"):
+                    t = np.array([self._hang(int(x), op) for x in range(n)])[c]
+                else:
+                    raise ValueError(op)
+                if axis in least and n > 1:
+                    if axis == HANG:  # free capacity, not the row fill
+                        allowed &= c // self.fills >= least[axis]
+                    else:
+                        allowed &= c >= min(least[axis], n - 1)
+                target += t * strides[axis]
+            targets.append(np.where(allowed, target, size))
+            points.append(gain)
+        return np.array(targets, dtype=np.intp), np.array(points, dtype=np.int16)[:, None]
+
+    def _hang(self, value: int, op: str) -> int:
+        """The HANG value after a hanger joins (``hanger``), a hanger is hung in a gap
+        (``hung``) or a hammock or catwalk is (``hang``): the free capacity (gaps
+        between hangers of a row, minus what fills them) and the fill of the last row.
+        Hangers fill a row up to ``kmax`` (then the next opens a new row): after h
+        hangers the capacity is h - ceil(h / kmax), at least the real one (fact 3)."""
+        fills, cap = self.fills, self.hang_cap
+        free, fill = divmod(value, fills)
+
+        def add(free: int, step: int) -> int:
+            return free if free == cap else min(free + step, cap)
+
+        if op in ("hung", "hang"):  # a gap is filled (free >= 1 is required)
+            free = free if free == cap else free - 1
+            if op == "hang":
+                return free * fills + fill
+        if fill == 0 or fill == self.kmax:  # the first hanger of a row
+            return free * fills + 1
+        return add(free, 1) * fills + fill + 1
+
+    def pull(self, values: np.ndarray, kinds) -> np.ndarray:
+        """The value of each state before placing one card of ``kinds`` (the best
+        choice among them and their moves), given the values after."""
+        ext = np.append(values, np.int16(IMPOSSIBLE))
+        best = values  # any card may score nothing, changing nothing
+        for kind in kinds:
+            targets, points = self.moves[kind]
+            if len(targets):
+                best = np.maximum(best, (ext[targets] + points).max(axis=0))
+        return best
 
 
-def _enable(state, a_row: int):
-    if not state[0] and state[1] >= a_row:
-        return (True,) + state[1:]
-    return state
+@lru_cache(maxsize=16)
+def _model(options: CatTreeOptions) -> _Model:
+    return _Model(options)
 
 
 def upper_bound(deck, options: CatTreeOptions | None = None) -> int:
     """An upper bound on the final score of any game played on ``deck``."""
     o = options or CatTreeOptions()
-    a_row = o.altitude_row
-    has_alt = a_row < o.height
-    need = support_needed(o)
-    hands = [[deal_of(deck, t, p) for p in range(2)] for t in range(o.turns)]
-    # Hanger surplus beyond what later hangings and the 4 pipes can use changes nothing.
-    later = [0] * (o.turns + 1)
+    model = _model(o)
+    values = model.end
     for t in range(o.turns - 1, -1, -1):
-        later[t] = later[t + 1] + sum(
-            any(k in (HAMMOCK, CATWALK) for k in hand) for hand in hands[t])
-    layer = {(has_alt and a_row == 0, 0, 0, 0, 0, 0, False, 0): 0}
-    for turn in range(o.turns):
-        cap = later[turn + 1] + 4 + 1
-        pairs = {(x, y) for x in set(hands[turn][0]) for y in set(hands[turn][1])}
-        nxt: dict = {}
-        for state, value in layer.items():
-            for x, y in pairs:
-                for first, second in ((x, y), (y, x)) if x != y else ((x, y),):
-                    for gain1, s1 in _card_moves(state, first, a_row, has_alt, need, cap):
-                        if has_alt:
-                            s1 = _enable(s1, a_row)
-                        for gain2, s2 in _card_moves(s1, second, a_row, has_alt, need, cap):
-                            if has_alt:
-                                s2 = _enable(s2, a_row)
-                            v = value + gain1 + gain2
-                            if nxt.get(s2, -1) < v:
-                                nxt[s2] = v
-        layer = nxt
-    best = 0
-    for state, value in layer.items():
-        _, _, d_alt, d_low, p_alt, p_low, alt_any, low = state
-        if o.pipe_sides == "any":
-            sides_alt, sides_low = 2 * p_alt, 2 * p_low
-        else:
-            sides_alt = min(2 * p_alt, 2 * d_alt)
-            sides_low = min(2 * p_low, 2 * d_low)
-        value += PIPE_SIDE_POINTS * (2 * sides_alt + sides_low)
-        if alt_any and low < need:
-            value -= BASE_POINTS[BOX] * (need - low)
-        best = max(best, value)
-    return best
+        first = set(deal_of(deck, t, 0))
+        second = set(deal_of(deck, t, 1))
+        # either partner places first; each keeps either card
+        values = np.maximum(model.pull(model.pull(values, second), first),
+                            model.pull(model.pull(values, first), second))
+    return max(int(values[model.start]), 0)

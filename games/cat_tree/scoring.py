@@ -98,6 +98,43 @@ def points(boards, counted: int, rules: Rules) -> int:
     return total
 
 
+def gain(boards, kind: int, bit: int, counted: int, holders: int, toys: int,
+         rules: Rules) -> tuple[int, int]:
+    """(points added, points of the counted toys after) when a ``kind`` piece at ``bit``
+    joins the counted cells alone: ``boards`` and ``counted`` already hold it, ``toys``
+    are the counted toys' points before, ``holders`` what attaches a pipe's side now
+    (every piece with ``pipe_sides="any"``, else the boxes, shelves and nests). The
+    same as ``points`` after minus before: the piece's own points, the sides it gives
+    the counted pipes beside it, the scratcher group it starts or extends, the toy
+    groups it changes."""
+    m = 2 if bit & rules.alt else 1  # the altitude bonus of the piece's row
+    nc0, nl = rules.not_col0, rules.not_last
+    if kind == TOY:
+        after = toy_points(boards[TOY] & counted, rules)
+        points_ = after - toys
+        toys = after
+    elif kind == SCRATCHER:
+        mine = boards[SCRATCHER] & counted
+        # a new group unless a scratcher stands on its left; the group on its right
+        # (which started there) now starts with it
+        points_ = 0 if (mine << 1) & bit & nc0 else BASE_POINTS[SCRATCHER] * m
+        if (bit << 1) & mine & nc0:
+            points_ -= BASE_POINTS[SCRATCHER] * m
+    elif kind == PIPE:
+        sides = (1 if (holders << 1) & bit & nc0 else 0) + (1 if (holders >> 1) & bit & nl else 0)
+        points_ = (BASE_POINTS[PIPE] + PIPE_SIDE_POINTS * sides) * m
+    else:
+        points_ = BASE_POINTS[kind] * m
+    if bit & holders:  # a side for the counted pipes beside it
+        pipes = boards[PIPE] & counted
+        if pipes:
+            if (bit << 1) & pipes & nc0:
+                points_ += PIPE_SIDE_POINTS * m
+            if (bit >> 1) & pipes & nl:
+                points_ += PIPE_SIDE_POINTS * m
+    return points_, toys
+
+
 def breakdown(boards, rules: Rules) -> dict[str, int]:
     """Points by structure (pipe, scratcher, ... nest) of a grid."""
     counted = counted_cells(boards, rules)

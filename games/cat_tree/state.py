@@ -32,22 +32,17 @@ from __future__ import annotations
 import random
 import struct
 import sys
-from functools import lru_cache, partial
-from itertools import chain
+from functools import lru_cache
 
 import numpy as np
 
 from catzoo.games.base import TERMINAL, GameState
 from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
 from catzoo.games.cat_tree.options import (
-    BASE_POINTS,
     CARDS_PER_TURN,
     COPIES,
     DECK_SIZE,
     NUM_TYPES,
-    PIPE,
-    PIPE_SIDE_POINTS,
-    SCRATCHER,
     TOY,
     TYPE_NAMES,
     CatTreeOptions,
@@ -59,7 +54,7 @@ from catzoo.games.cat_tree.placement import (
     legal_classes,
     rules_for,
 )
-from catzoo.games.cat_tree.scoring import points, toy_points
+from catzoo.games.cat_tree.scoring import gain, points, toy_points
 
 KEEP, ORDER, PLACE = 0, 1, 2
 PHASES = ("keep", "order", "place")
@@ -319,7 +314,10 @@ class CatTreeState(GameState):
 
         if counted != before:
             if counted == before | bit:
-                total = self.total + self._gain(kind, bit, counted, occ if rules.pipe_any else hangers)
+                points_, self._toy_points = gain(boards, kind, bit, counted,
+                                                 occ if rules.pipe_any else hangers,
+                                                 self._toy_points, rules)
+                total = self.total + points_
             else:  # parts joined the tree: score it all again
                 total = points(boards, counted, rules)
                 toys = boards[TOY] & counted
@@ -367,40 +365,6 @@ class CatTreeState(GameState):
                     mv[at1 + i] = value
                     diff ^= low
         self._placed(p, cell, old)
-
-    def _gain(self, kind: int, bit: int, counted: int, holders: int) -> int:
-        """The points a piece adds when it joins the counted cells alone (``counted``
-        already holds it): its own, the sides it gives counted pipes beside it, the
-        scratcher group it starts or extends, the toy groups it changes. The same sum
-        as ``points`` after minus before (docs/rules/cat_tree.md, "Points")."""
-        rules = self.rules
-        boards = self.boards
-        m = 2 if bit & rules.alt else 1  # the altitude bonus of the piece's row
-        nc0, nl = rules.not_col0, rules.not_last
-        if kind == TOY:
-            toys = toy_points(boards[TOY] & counted, rules)
-            gain = toys - self._toy_points
-            self._toy_points = toys
-        elif kind == SCRATCHER:
-            mine = boards[SCRATCHER] & counted
-            # a new group unless a scratcher stands on its left; the group on its right
-            # (which started there) now starts with it
-            gain = 0 if (mine << 1) & bit & nc0 else BASE_POINTS[SCRATCHER] * m
-            if (bit << 1) & mine & nc0:
-                gain -= BASE_POINTS[SCRATCHER] * m
-        elif kind == PIPE:
-            sides = (1 if (holders << 1) & bit & nc0 else 0) + (1 if (holders >> 1) & bit & nl else 0)
-            gain = (BASE_POINTS[PIPE] + PIPE_SIDE_POINTS * sides) * m
-        else:
-            gain = BASE_POINTS[kind] * m
-        if bit & holders:  # a side for the counted pipes beside it
-            pipes = boards[PIPE] & counted
-            if pipes:
-                if (bit << 1) & pipes & nc0:
-                    gain += PIPE_SIDE_POINTS * m
-                if (bit >> 1) & pipes & nl:
-                    gain += PIPE_SIDE_POINTS * m
-        return gain
 
     def _placed(self, p: int, cell: int, classes=None) -> None:
         kind = self.kept[p]
