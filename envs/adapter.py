@@ -151,8 +151,7 @@ class CatZooAECEnv(AECEnv):
                     raise IllegalActionError(f"{agent}: {err}") from None
                 self._end_for_illegal_action(agent, str(err))
                 return
-        game._apply(action)  # what apply_unchecked does, without its call: every step runs it
-        game.history.append(action)
+        game.apply_unchecked(action)  # engines may give it a faster path than apply()
         if self.render_mode == "human":
             self.render()
 

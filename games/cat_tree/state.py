@@ -15,23 +15,26 @@ Actions (one flat space of ``5 + width * height``):
 * ``4 + row * width + column``  place your kept card there (phase "place");
 * ``4 + width * height``  dismiss your kept card (legal only when no cell is legal).
 
-Speed (the env's hot path). The observation layout (``layout.py``) is documented as one
-master vector gathered per viewer; the engine keeps instead both players' observations
-ready, side by side in one float32 buffer (``_buf``: viewer 0's observation, then viewer
-1's), so that ``observation`` is one contiguous copy instead of a gather. Features are
-written through memoryviews of that buffer (a scalar write through a memoryview costs a
-fraction of a numpy item assignment), a public or seat feature in both halves, a
-private one in its owner's half; ``state_vector`` gathers the master vector back from it.
-The kept_legal planes are written whole from bytes (a byte table per 8 cells) and patched
-cell by cell when a placement changes them; the legal mask is read back from the acting
-player's own plane.
+Speed (the env's hot path; observations, masks and scores are those of the layout and
+rules exactly). The observation layout (``layout.py``) is documented as one master vector
+gathered per viewer; the engine keeps instead both players' observations ready, side by
+side in one float32 buffer (``_buf``: viewer 0's observation, then viewer 1's), so that
+``observation`` is one contiguous copy instead of a gather. Features are written
+through memoryviews of that buffer (a scalar write through a memoryview costs a fraction
+of a numpy item assignment, a turn's hand, kept and public blocks are one byte-string
+write each), a public or seat feature in both halves, a private one in its owner's
+half; ``state_vector`` gathers the master vector back from it. The kept_legal planes
+are written whole from bytes (a byte table per 8 cells) and patched cell by cell when a
+placement changes them; the place-phase mask is a cast of the acting player's own plane.
+A placement updates the connected parts, the counted cells, the score (only the new
+piece's points when it joins alone: ``scoring.gain``) and the legal cells from the
+previous ones instead of recomputing them.
 """
 
 from __future__ import annotations
 
 import random
 import struct
-import sys
 from functools import lru_cache
 
 import numpy as np
@@ -39,10 +42,13 @@ import numpy as np
 from catzoo.games.base import TERMINAL, GameState
 from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
 from catzoo.games.cat_tree.options import (
+    BASE_POINTS,
     CARDS_PER_TURN,
     COPIES,
     DECK_SIZE,
     NUM_TYPES,
+    PIPE,
+    SCRATCHER,
     TOY,
     TYPE_NAMES,
     CatTreeOptions,
@@ -66,13 +72,13 @@ _F32 = struct.Struct("=f")  # numpy's float32, native byte order
 # _PLANE_BYTES[b]: the 8 cells of byte b of a bit set as float32 0/1, lowest bit first.
 _PLANE_BYTES = tuple(b"".join(_F32.pack(float((b >> j) & 1)) for j in range(8))
                      for b in range(256))
-# the byte of a float32 1.0 that is not zero (0x3F), and a table mapping it to 1
-_HIGH = 3 if sys.byteorder == "little" else 0
-_TO_MASK = bytes.maketrans(_F32.pack(1.0)[_HIGH:_HIGH + 1], b"\x01")
+_PHASE_LEN = 4 * len(PHASES)  # bytes of the phase one-hot in an observation
 # unseen feature of a type after seeing ``count`` of its 4 cards
 _UNSEEN = tuple(1.0 - count / COPIES for count in range(COPIES + 1))
 _IS_CARRIER = tuple(kind in CARRIES for kind in range(NUM_TYPES))
 _IS_HANGER = tuple(kind in HANGS for kind in range(NUM_TYPES))
+# the types whose points are their own only (no group), unless a pipe is beside them
+_PLAIN = tuple(kind not in (PIPE, SCRATCHER, TOY) for kind in range(NUM_TYPES))
 
 
 def dismiss_action(options: CatTreeOptions) -> int:
@@ -112,18 +118,18 @@ class CatTreeState(GameState):
         self.seen = [[0] * NUM_TYPES, [0] * NUM_TYPES]
         self.placements: list[tuple[int, int, int, int]] = []  # (turn, player, type, cell/-1)
         self._plane_rule = [-1, -1]  # the placement class each kept_legal plane shows
-        self._attach(static.start.copy(), static.mask.copy())
+        self._attach(static.start.copy())
         self._start_turn()
 
-    def _attach(self, buf: np.ndarray, mask: np.ndarray) -> None:
-        """Use ``buf`` (both observations) and ``mask`` (the mask's scratch vector)."""
+    def _attach(self, buf: np.ndarray) -> None:
+        """Use ``buf`` (both observations): numpy views of each observation and of each
+        player's own kept_legal plane, memoryviews to write features."""
         self._buf = buf
         self._mv = mv = memoryview(buf)
         self._mvb = mv.cast("B")
-        size = self.observation_size
+        size, n = self.observation_size, self.num_cells
         self._views = (buf[:size], buf[size:])
-        self._mask = mask
-        self._maskb = memoryview(mask).cast("B")
+        self._own_plane = tuple(buf[at : at + n] for at in self._own_plane_f)
 
     def _start_turn(self) -> None:
         t = self.turn
@@ -169,26 +175,19 @@ class CatTreeState(GameState):
             return self._keep_mask.copy()
         if phase == ORDER:
             return self._order_mask.copy()
-        # the acting player's own kept_legal plane holds its legal cells
-        start = self._own_plane_at[self.current_player]
-        mask, dismiss = self._maskb, self.dismiss
-        mask[PLACE_BASE:dismiss] = (
-            self._mvb[start : start + self._plane_len : 4].tobytes().translate(_TO_MASK))
-        mask[dismiss] = self._legal >> dismiss
-        return self._mask.copy()
-
-    def _place_legal(self) -> int:
-        cells = self._classes[RULE_OF_TYPE[self.kept[self.current_player]]]
-        # [S] a card is dismissed only when it cannot be placed anywhere.
-        return cells << PLACE_BASE if cells else 1 << self.dismiss
+        # the acting player's own kept_legal plane holds its legal cells (a numpy cast
+        # from its float32 view into a copied template beats any bytes route)
+        dismiss = self.dismiss
+        if self._legal >> dismiss:
+            return self._dismiss_mask.copy()  # nothing fits: the plane is all zeros
+        mask = self._place_mask.copy()
+        mask[PLACE_BASE:dismiss] = self._own_plane[self.current_player]
+        return mask
 
     # --- applying actions ----------------------------------------------------------------
     def apply_unchecked(self, action: int) -> None:
-        """Apply an action already known to be legal (the env checks it on the mask)."""
-        self._apply(action)
-        self.history.append(action)
-
-    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal (the env checks it on the mask):
+        the env's hot path, so the dispatch is here rather than in a call to ``_apply``."""
         phase = self.phase
         if phase == PLACE:
             if action == self.dismiss:
@@ -208,6 +207,12 @@ class CatTreeState(GameState):
         else:
             p = self.current_player
             self._order(p if action == ME_FIRST else 1 - p)
+        self.history.append(action)
+
+    def _apply(self, action: int) -> None:
+        # GameState.apply (the checked path) logs the action itself
+        self.apply_unchecked(action)
+        del self.history[-1]
 
     def _reveal(self) -> None:
         mvb = self._mvb
@@ -243,8 +248,8 @@ class CatTreeState(GameState):
         if self.options.placing_order == "choose":
             at0, at1 = self._phase_at
             raw = self._phase_bytes[ORDER]
-            mvb[at0 : at0 + 12] = raw
-            mvb[at1 : at1 + 12] = raw
+            mvb[at0 : at0 + _PHASE_LEN] = raw
+            mvb[at1 : at1 + _PHASE_LEN] = raw
             self.phase = ORDER
             self.current_player = self.leader
             self._legal = 0b11 << ORDER_BASE
@@ -259,11 +264,12 @@ class CatTreeState(GameState):
         mv[at1] = 1.0
         at0, at1 = self._phase_at
         raw = self._phase_bytes[PLACE]
-        mvb[at0 : at0 + 12] = raw
-        mvb[at1 : at1 + 12] = raw
+        mvb[at0 : at0 + _PHASE_LEN] = raw
+        mvb[at1 : at1 + _PHASE_LEN] = raw
         self.phase = PLACE
         self.current_player = first
         cells = self._classes[RULE_OF_TYPE[self.kept[first]]]
+        # [S] a card is dismissed only when it cannot be placed anywhere.
         self._legal = cells << PLACE_BASE if cells else 1 << self.dismiss
 
     def _place(self, p: int, cell: int) -> None:
@@ -313,11 +319,15 @@ class CatTreeState(GameState):
             hangers = self._hangers = hangers | bit
 
         if counted != before:
-            if counted == before | bit:
-                points_, self._toy_points = gain(boards, kind, bit, counted,
-                                                 occ if rules.pipe_any else hangers,
-                                                 self._toy_points, rules)
-                total = self.total + points_
+            if counted == before | bit:  # the piece alone joins what counts
+                if _PLAIN[kind] and not boards[PIPE] & counted & near:
+                    # no group and no pipe beside it: its own points
+                    total = self.total + BASE_POINTS[kind] * (2 if bit & rules.alt else 1)
+                else:
+                    points_, self._toy_points = gain(boards, kind, bit, counted,
+                                                     occ if rules.pipe_any else hangers,
+                                                     self._toy_points, rules)
+                    total = self.total + points_
             else:  # parts joined the tree: score it all again
                 total = points(boards, counted, rules)
                 toys = boards[TOY] & counted
@@ -424,7 +434,7 @@ class CatTreeState(GameState):
                      "kept", "to_place", "_parts", "_plane_rule"):
             setattr(c, name, list(getattr(self, name)))
         c.seen = [list(s) for s in self.seen]  # _classes: replaced, never mutated
-        c._attach(self._buf.copy(), self._mask.copy())
+        c._attach(self._buf.copy())
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
         return c
@@ -432,13 +442,13 @@ class CatTreeState(GameState):
     def __getstate__(self) -> dict:
         # memoryviews do not pickle (nor deep-copy): they are rebuilt from the buffers
         state = dict(self.__dict__)
-        for name in ("_mv", "_mvb", "_views", "_maskb"):
+        for name in ("_mv", "_mvb", "_views", "_own_plane"):
             state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._attach(self._buf, self._mask)
+        self._attach(self._buf)
 
     def resample(self, player: int, rng: random.Random) -> CatTreeState:
         """Re-deal every card ``player`` has not seen (the deck, the partner's current
@@ -600,7 +610,8 @@ class _Static:
             dtype=np.intp)
 
         self.start = start
-        self.mask = np.zeros(num_actions, dtype=np.int8)
+        dismiss_mask = np.zeros(num_actions, dtype=np.int8)
+        dismiss_mask[PLACE_BASE + n] = 1
         self.fields = {
             "rules": rules,
             "num_cells": n,
@@ -621,7 +632,9 @@ class _Static:
             "_phase_bytes": tuple(phase_bytes),
             "_plane_at_f": tuple(plane_at_f),
             "_plane_at": tuple((4 * a, 4 * b) for a, b in plane_at_f),
-            "_own_plane_at": tuple(4 * plane_at_f[p][p] + _HIGH for p in range(2)),
+            "_own_plane_f": tuple(plane_at_f[p][p] for p in range(2)),
+            "_place_mask": np.zeros(num_actions, dtype=np.int8),
+            "_dismiss_mask": dismiss_mask,
             "_plane_len": 4 * n,
             "_zero_plane": bytes(4 * n),
             "_nbytes": (n + 7) // 8,
