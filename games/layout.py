@@ -16,6 +16,7 @@ Block kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -46,6 +47,9 @@ class Layout:
             self._start[b.name] = pos
             pos += b.size if b.kind == "public" else b.size * n
         self.master_size = pos
+        # The same starts as attributes (``at.hand``): engines read them on every step,
+        # and an attribute costs less than a dict lookup.
+        self.at = SimpleNamespace(**self._start)
         self._spans: dict[tuple[str, int | None], slice] = {}
         self.view_index = [self._view_index(p) for p in range(n)]
         self.obs_size = int(self.view_index[0].shape[0])

@@ -66,6 +66,30 @@ def _round_start_master(layout, blocked: int, round_index: int, round_start: int
     return m
 
 
+# Hands recur across deals (a few tens of thousands of distinct ones), and a cached
+# summary costs a fraction of counting the cards again at every round start.
+@lru_cache(maxsize=1 << 16)
+def _hand_summary(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int, tuple]:
+    """A sorted hand's count per number, its bit set of numbers, and its hand features
+    as (number, count / COPIES) pairs."""
+    counts = [0] * NUMBERS
+    for k in hand:
+        counts[k] += 1
+    features = tuple((k, c / COPIES) for k, c in enumerate(counts) if c)
+    return tuple(counts), bits_of(hand), features
+
+
+@lru_cache(maxsize=1 << 12)
+def _revealed_blocks(revealed: tuple[int, ...]) -> int:
+    """[R] 2 players: 3 of the 5 leftover cards are revealed; each revealed number blocks
+    its green space, a second copy its yellow, a third its blue."""
+    blocked = 0
+    for k in set(revealed):
+        for colour in (2, 1, 0)[: revealed.count(k)]:
+            blocked |= 1 << (colour * NUMBERS + k)
+    return blocked
+
+
 @lru_cache(maxsize=None)
 def _deck(max_number: int) -> tuple[int, ...]:
     return tuple(k for k in range(max_number) for _ in range(COPIES))
@@ -93,6 +117,7 @@ class CatInTheBoxState(GameState):
         o = self.options
         self.num_players = n = o.num_players
         self._use_layout(layout_for(n))
+        self._at = self.layout.at
         self.total_scores = [0] * n
         self.round_scores: list[list[int]] = []
         self.round_records: list[dict] = []  # what each finished round was scored from
@@ -101,7 +126,7 @@ class CatInTheBoxState(GameState):
         # full game gives every seat one round as start player.
         self.round_start = 0
         self.last_trick: tuple | None = None
-        self._predict_bits = sum(1 << (PREDICT_BASE + v) for v in o.allowed_predictions)
+        self._predict_bits = bits_of(PREDICT_BASE + v for v in o.allowed_predictions)
         self._tricks_per_round = o.tricks_per_round
         self._deck = _deck(o.max_number)
         self._start_round()
@@ -116,25 +141,15 @@ class CatInTheBoxState(GameState):
         return (hands, leftover)
 
     def _start_round(self) -> None:
-        o, n, L, m = self.options, self.num_players, self.layout, self.master
+        o, n, L = self.options, self.num_players, self.layout
         hands, leftover = self._draw_chance(self._deal)
-        self.counts, self._hand_bits = [], []
-        for hand in hands:
-            row, bits = [0] * NUMBERS, 0
-            for k in hand:
-                row[k] += 1
-                bits |= 1 << k
-            self.counts.append(row)
-            self._hand_bits.append(bits)
+        summaries = [_hand_summary(hand) for hand in hands]
+        self.counts = [list(counts) for counts, _, _ in summaries]
+        self._hand_bits = [bits for _, bits, _ in summaries]
         self.leftover = leftover
         blocked = REPEAT[ALL_NUMBERS & ~((1 << o.max_number) - 1)]  # [R] numbers not dealt
         if n == 2:
-            # [R] 2 players: 3 of the 5 leftover cards are revealed; each revealed number
-            # blocks its green space, a second copy its yellow, a third its blue.
-            revealed = leftover[:3]
-            for k in set(revealed):
-                for colour in (2, 1, 0)[: revealed.count(k)]:
-                    blocked |= 1 << (colour * NUMBERS + k)
+            blocked |= _revealed_blocks(leftover[:3])
         self.blocked = blocked
         self._empty_bits = ALL_SPACES & ~blocked
         self.tokens = [0] * n  # each player's research-board spaces
@@ -152,22 +167,22 @@ class CatInTheBoxState(GameState):
         self.current_player = self.round_start
         self._aside_at = [-1] * n
         self._red_lead_exceptions: list[tuple[int, int]] = []
+        self._played = [0] * NUMBERS
 
-        m[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
+        self.master[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
         # One scalar write per number held: cheaper than building a vector of the hands.
-        hand_base = L.base["hand"]
-        for p, row in enumerate(self.counts):
-            start = hand_base + p * NUMBERS
-            for k, count in enumerate(row):
-                if count:
-                    m[start + k] = count / COPIES
+        mv, start = self._mv, self._at.hand
+        for _, _, features in summaries:
+            for k, value in features:
+                mv[start + k] = value
+            start += NUMBERS
         self._write_scores()
         self._legal = self._compute_legal()
 
     def _write_scores(self) -> None:
-        start, m = self.layout.base["score"], self.master
+        start, mv = self._at.score, self._mv
         for p, total in enumerate(self.total_scores):
-            m[start + p] = min(4.0, max(-4.0, total / 50.0))
+            mv[start + p] = min(4.0, max(-4.0, total / 50.0))
 
     # --- legal moves ---------------------------------------------------------------------
     def _playable(self, p: int) -> int:
@@ -210,12 +225,12 @@ class CatInTheBoxState(GameState):
         row[k] -= 1
         if not row[k]:
             self._hand_bits[p] &= ~(1 << k)
-        self.master[self.layout.base["hand"] + p * NUMBERS + k] = row[k] / COPIES
+        self._mv[self._at.hand + p * NUMBERS + k] = row[k] / COPIES
 
     def _set_aside(self, p: int, k: int) -> None:
         self._take_from_hand(p, k)
         self.aside[p] = k
-        self.master[self.layout.base["aside"] + p * NUMBERS + k] = 1.0
+        self._mv[self._at.aside + p * NUMBERS + k] = 1.0
         self._aside_at[p] = len(self.history)
         nxt = (p + 1) % self.num_players
         if nxt == self.round_start:
@@ -224,22 +239,22 @@ class CatInTheBoxState(GameState):
 
     def _predict(self, p: int, value: int) -> None:
         self.predictions[p] = value
-        self.master[self.layout.base["prediction"] + p * 5 + value] = 1.0
+        self._mv[self._at.prediction + p * 5 + value] = 1.0
         nxt = (p + 1) % self.num_players
         if nxt == self.round_start:
             self._set_phase(PLAY)
         self.current_player = nxt
 
     def _set_phase(self, phase: int) -> None:
-        start = self.layout.base["phase"]
-        self.master[start + self.phase] = 0.0
-        self.master[start + phase] = 1.0
+        start, mv = self._at.phase, self._mv
+        mv[start + self.phase] = 0.0
+        mv[start + phase] = 1.0
         self.phase = phase
 
     def _play(self, p: int, colour: int, k: int) -> bool:
         """Play a card; True when it also set the next player's legal moves (the common
         case, a follower to play: written out here because it runs on most steps)."""
-        base, m = self.layout.base, self.master
+        at, m = self._at, self._mv
         trick = self.trick
         if not trick:
             if colour == RED and not self.red_broken:
@@ -248,28 +263,30 @@ class CatInTheBoxState(GameState):
                 declarable = numbers_in(self._empty_bits & self._marker_bits[p] & NONRED)
                 self._red_lead_exceptions.append((p, declarable))
             self.led = led = colour
-            m[base["led"] + colour] = 1.0
+            m[at.led + colour] = 1.0
         else:
             led = self.led
             if colour != led and self._marker_bits[p] & COLOUR_ROW[led]:
                 # [R] a follower declaring another colour loses the led colour's X marker.
                 self._marker_bits[p] &= ~COLOUR_ROW[led]
-                m[base["markers"] + p * 4 + led] = 0.0
+                m[at.markers + p * 4 + led] = 0.0
         row = self.counts[p]
         left = row[k] - 1
         row[k] = left
         if not left:
             self._hand_bits[p] &= ~(1 << k)
-        m[base["hand"] + p * NUMBERS + k] = left / COPIES
+        m[at.hand + p * NUMBERS + k] = left / COPIES
         space = colour * NUMBERS + k
         self.tokens[p] |= 1 << space
         self._empty_bits &= ~(1 << space)
-        m[base["board"] + p * SPACES + space] = 1.0
-        m[base["played"] + k] += 1.0 / COPIES
+        m[at.board + p * SPACES + space] = 1.0
+        played = self._played
+        played[k] += 1
+        m[at.played + k] = played[k] / COPIES
         if colour == RED:
             self.red_broken = True
         trick.append((p, colour, k))
-        tc = base["trick_card"] + p * 13
+        tc = at.trick_card + p * 13
         m[tc + k] = 1.0
         m[tc + NUMBERS + colour] = 1.0
         n = self.num_players
@@ -284,29 +301,28 @@ class CatInTheBoxState(GameState):
         winner = trick_winner(trick, led)
         self.last_trick = (tuple(trick), winner)
         self.tricks[winner] += 1
-        m[base["tricks"] + winner] = self.tricks[winner] / 8.0
+        m[at.tricks + winner] = self.tricks[winner] / 8.0
         self._clear_trick()
         self.tricks_done += 1
         if self.tricks_done == self._tricks_per_round:
             self._end_round()
             return True
-        m[base["leader"] + self.leader] = 0.0
+        m[at.leader + self.leader] = 0.0
         self.leader = winner
-        m[base["leader"] + winner] = 1.0
+        m[at.leader + winner] = 1.0
         self.current_player = winner
         return False
 
     def _clear_trick(self) -> None:
         # Only the features the trick set are cleared: a few scalar writes cost less than
         # zeroing the whole block.
-        base, m = self.layout.base, self.master
-        trick_card = base["trick_card"]
+        m, trick_card = self._mv, self._at.trick_card
         for p, colour, k in self.trick:
             start = trick_card + p * 13
             m[start + k] = 0.0
             m[start + NUMBERS + colour] = 0.0
         if self.led >= 0:
-            m[base["led"] + self.led] = 0.0
+            m[self._at.led + self.led] = 0.0
         self.trick = []
         self.led = -1
 
@@ -393,10 +409,10 @@ class CatInTheBoxState(GameState):
     # --- copies and determinization -----------------------------------------------------------
     def clone(self) -> CatInTheBoxState:
         c = copy.copy(self)
-        c.master = self.master.copy()
+        c._set_master(self.master.copy())
         for name in ("aside", "predictions", "tricks", "trick", "total_scores", "chance",
                      "history", "tokens", "_aside_at", "_red_lead_exceptions",
-                     "_hand_bits", "_marker_bits"):
+                     "_hand_bits", "_marker_bits", "_played"):
             setattr(c, name, list(getattr(self, name)))
         c.round_records = list(self.round_records)  # finished rounds never change
         for name in ("counts", "round_scores"):

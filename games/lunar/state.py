@@ -85,6 +85,7 @@ class LunarState(GameState):
         o = self.options
         self.num_players = n = o.num_players
         self._use_layout(layout_for(n))
+        self._at = self.layout.at
         # Master offsets of the blocks written on every card play.
         base = self.layout.base
         self._o_hand, self._o_played = base["hand"], base["played"]
@@ -102,7 +103,7 @@ class LunarState(GameState):
         self._start_round()
 
     def _start_round(self) -> None:
-        n, L, m = self.num_players, self.layout, self.master
+        n, L, m = self.num_players, self.layout, self._mv
         order = self._draw_chance(_shuffled)
         self._order = order  # (suit order, rank order), each a tuple of 24 cards
         hands = [[0] * NUM_CARDS for _ in range(n)]
@@ -116,7 +117,7 @@ class LunarState(GameState):
         self._sky_bits = 0
         self._sky_count = [0, 0]  # suit cards, rank cards in the sky
         self._deck_pos = [n * DEAL_PER_TYPE, n * DEAL_PER_TYPE]
-        m[:] = 0.0
+        self.master[:] = 0.0
         base = L.base
         if n == 2:
             for t in (0, 1):
@@ -167,12 +168,12 @@ class LunarState(GameState):
         self.sky[c] += 1
         self._sky_count[t] += 1
         self._sky_bits |= 1 << c
-        self.master[self.layout.base["sky"] + c] = self.sky[c] / 3.0
+        self._mv[self._o_sky + c] = self.sky[c] / 3.0
 
     def _write_deck(self) -> None:
-        b = self.layout.base["deck"]
+        b, m = self._at.deck, self._mv
         for t in (0, 1):
-            self.master[b + t] = (len(self._order[t]) - self._deck_pos[t]) / 9.0
+            m[b + t] = (len(self._order[t]) - self._deck_pos[t]) / 9.0
 
     # --- legal moves ---------------------------------------------------------------------
     def _compute_legal(self) -> int:
@@ -241,14 +242,14 @@ class LunarState(GameState):
         self.hands[p][c] = left
         if not left:
             self._hand_bits[p] &= ~(1 << c)
-        self.master[self.layout.base["hand"] + p * NUM_CARDS + c] = left / 3.0
+        self._mv[self._o_hand + p * NUM_CARDS + c] = left / 3.0
 
     def _pick(self, p: int, c: int) -> None:
         self._take_from_hand(p, c)
         self.passed[p][c] += 1
         self._pick_types[p][card_type(c)] += 1
         self._pick_at[p].append(len(self.history))
-        self.master[self.layout.base["passed"] + p * NUM_CARDS + c] = self.passed[p][c] / 2.0
+        self._mv[self._at.passed + p * NUM_CARDS + c] = self.passed[p][c] / 2.0
         if len(self._pick_at[p]) < 2 * PASS_PER_TYPE:
             return
         nxt = (p + 1) % self.num_players
@@ -260,7 +261,7 @@ class LunarState(GameState):
     def _exchange(self) -> None:
         """[R] Every player's picks go to the partner at once, when all have chosen."""
         base = self.layout.base
-        m = self.master
+        m = self._mv
         for p in range(4):
             q = (p + 2) % 4
             gift = self.passed[p]
@@ -273,9 +274,9 @@ class LunarState(GameState):
         self._hand_bits = [_bits(h) for h in self.hands]
 
     def _set_phase(self, phase: int) -> None:
-        start = self.layout.base["phase"]
-        self.master[start + self.phase] = 0.0
-        self.master[start + phase] = 1.0
+        start, m = self._at.phase, self._mv
+        m[start + self.phase] = 0.0
+        m[start + phase] = 1.0
         self.phase = phase
 
     def _turn_tile(self, p: int, suit: int) -> None:
@@ -283,18 +284,18 @@ class LunarState(GameState):
         # left; with 2 players the start player turns the first and the third.
         self.face_up &= ~(1 << suit)
         self.turned_by[suit] = p
-        base = self.layout.base
-        self.master[base["turned"] + p * NUM_SUITS + suit] = 1.0
+        at, m = self._at, self._mv
+        m[at.turned + p * NUM_SUITS + suit] = 1.0
         if self.face_up & (self.face_up - 1):
             self.current_player = (p + 1) % self.num_players
             return
         self.trump = self.face_up.bit_length() - 1
-        self.master[base["trump"] + self.trump] = 1.0
+        m[at.trump + self.trump] = 1.0
         self._set_phase(PLAY)
         self.current_player = self.leader
 
     def _play(self, p: int, c: int, from_sky: bool) -> None:
-        m = self.master
+        m = self._mv
         if from_sky:
             left = self.sky[c] - 1
             self.sky[c] = left
@@ -330,7 +331,7 @@ class LunarState(GameState):
         self._end_trick()
 
     def _end_trick(self) -> None:
-        base, m, n = self.layout.base, self.master, self.num_players
+        at, m, n = self._at, self._mv, self.num_players
         # [R] the last card of a trick is always played by the team that did not lead.
         winner = trick_winner(self.trick, self.trump, self.lead_by % 2, (self.leader + 1) % 2)
         self.last_trick = (tuple(self.trick), winner)
@@ -345,8 +346,8 @@ class LunarState(GameState):
             m[(sky_base if from_sky else hand_base) + q * NUM_CARDS + c] = 0.0
         self.kept_stars[winner] += gained
         for q in range(winner, n, 2):
-            m[base["track"] + q] = self.track[winner] / 12.0
-            m[base["kept_stars"] + q] = min(self.kept_stars[winner] / 6.0, 4.0)
+            m[at.track + q] = self.track[winner] / 12.0
+            m[at.kept_stars + q] = min(self.kept_stars[winner] / 6.0, 4.0)
         m[self._o_lead_suit + self.lead_suit] = 0.0
         m[self._o_lead_by + self.lead_by] = 0.0
         self.trick = []
@@ -358,9 +359,9 @@ class LunarState(GameState):
             self._end_round()
             return
         # [R] the winning team's lead-tile holder leads next.
-        m[base["leader"] + self.leader] = 0.0
+        m[at.leader + self.leader] = 0.0
         self.leader = self._tile_holder(winner)
-        m[base["leader"] + self.leader] = 1.0
+        m[at.leader + self.leader] = 1.0
         self.current_player = self.leader
 
     def _refill_sky(self) -> None:
@@ -376,7 +377,7 @@ class LunarState(GameState):
         return self.tiles[0] if self.tiles[0] % 2 == team else self.tiles[1]
 
     def _end_round(self) -> None:
-        o, n, m, base = self.options, self.num_players, self.master, self.layout.base
+        o, n, m, base = self.options, self.num_players, self._mv, self.layout.base
         points = tuple(
             round_points(self.track[t], self.kept_stars[t], o.track_stars) for t in (0, 1)
         )
@@ -432,7 +433,7 @@ class LunarState(GameState):
     # --- copies and determinization -----------------------------------------------------------
     def clone(self) -> LunarState:
         c = copy.copy(self)
-        c.master = self.master.copy()
+        c._set_master(self.master.copy())
         for name in ("hands", "passed", "received", "_pick_types", "_pick_at", "kept",
                      "played_from_hand"):
             setattr(c, name, [list(row) for row in getattr(self, name)])
