@@ -365,6 +365,23 @@ def shuffle(items: list, rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def shuffle_as_random(items: list, rng: random.Random) -> None:
+    """Exactly ``rng.shuffle(items)``: the same draws from ``rng`` and the same order.
+
+    The library's shuffle makes two Python calls per card (``_randbelow``, then
+    ``getrandbits``); this is its algorithm inlined, for the deals engines make every
+    round. Engines that draw their deals this way keep the deals every seed gave before.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _jsonable(value):
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]

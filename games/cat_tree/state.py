@@ -39,7 +39,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, GameState
+from catzoo.games.base import TERMINAL, GameState, shuffle_as_random
 from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
@@ -677,5 +677,5 @@ def _static_of(options: CatTreeOptions) -> _Static:
 
 def _shuffled_deck(rng: random.Random) -> tuple[int, ...]:
     deck = list(DECK)
-    rng.shuffle(deck)
+    shuffle_as_random(deck, rng)
     return tuple(deck)

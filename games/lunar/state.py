@@ -20,7 +20,7 @@ import random
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, GameState
+from catzoo.games.base import TERMINAL, GameState, shuffle_as_random
 from catzoo.games.lunar.layout import layout_for
 from catzoo.games.lunar.options import (
     DEAL_PER_TYPE,
@@ -64,13 +64,17 @@ def follow_mask(area_bits: int, lead: int) -> int:
 
 
 def _bits(counts) -> int:
-    return sum(1 << c for c in range(NUM_CARDS) if counts[c])
+    out = 0
+    for c, count in enumerate(counts):
+        if count:
+            out |= 1 << c
+    return out
 
 
 def _shuffled(rng: random.Random):
     suits, ranks = list(SUIT_DECK), list(RANK_DECK)
-    rng.shuffle(suits)
-    rng.shuffle(ranks)
+    shuffle_as_random(suits, rng)
+    shuffle_as_random(ranks, rng)
     return (tuple(suits), tuple(ranks))
 
 
@@ -143,11 +147,13 @@ class LunarState(GameState):
         self.tricks_done = 0
         self.current_player = self.round_start
 
-        for p in range(n):
-            for c in range(NUM_CARDS):
-                m[base["hand"] + p * NUM_CARDS + c] = hands[p][c] / 3.0
-            t = p % 2
-            m[base["score"] + p] = min(self.team_scores[t] / 30.0, 4.0)
+        at = self._at
+        for p, hand in enumerate(hands):
+            start = at.hand + p * NUM_CARDS
+            for c, count in enumerate(hand):
+                if count:  # the master was just zeroed
+                    m[start + c] = count / 3.0
+            m[at.score + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
         for tile, holder in enumerate(self.tiles):
             m[base["lead_tiles"] + holder * 2 + tile] = 1.0
         m[base["round_start"] + self.round_start] = 1.0
@@ -206,31 +212,29 @@ class LunarState(GameState):
     def _legal_play2(self, p: int) -> int:
         hand, sky = self._hand_bits[p], self._sky_bits
         lead = self.lead_suit
-        for q, card, from_sky in self.trick:
-            if q == p:
-                # [R] the second turn: the other area and the other type.
-                other = TYPE_BITS[1 - card_type(card)]
-                if from_sky:
-                    return (follow_mask(hand, lead) & other) << HAND_BASE
-                return (follow_mask(sky, lead) & other) << SKY_BASE
+        trick = self.trick
+        if len(trick) >= 2:
+            # [R] the second turn: the other area and the other type. Turns alternate, so
+            # the player's first card is the one before last.
+            _, card, from_sky = trick[-2]
+            other = RANK_BITS if card < NUM_SUITS else SUIT_BITS
+            if from_sky:
+                return (follow_mask(hand, lead) & other) << HAND_BASE
+            return (follow_mask(sky, lead) & other) << SKY_BASE
         # First turn: either area and type, as long as the other area still has a card of
         # the other type for the second turn.
-        legal = 0
-        for t in (0, 1):
-            if sky & TYPE_BITS[1 - t]:
-                legal |= (follow_mask(hand, lead) & TYPE_BITS[t]) << HAND_BASE
-            if hand & TYPE_BITS[1 - t]:
-                legal |= (follow_mask(sky, lead) & TYPE_BITS[t]) << SKY_BASE
-        return legal
+        from_hand = (SUIT_BITS if sky & RANK_BITS else 0) | (RANK_BITS if sky & SUIT_BITS else 0)
+        from_sky = (SUIT_BITS if hand & RANK_BITS else 0) | (RANK_BITS if hand & SUIT_BITS else 0)
+        return ((follow_mask(hand, lead) & from_hand) << HAND_BASE
+                | (follow_mask(sky, lead) & from_sky) << SKY_BASE)
 
     # --- applying actions ----------------------------------------------------------------
     def _apply(self, action: int) -> None:
         p = self.current_player
         if action >= HAND_BASE:
-            if action >= SKY_BASE:
-                self._play(p, action - SKY_BASE, True)
-            else:
-                self._play(p, action - HAND_BASE, False)
+            if self._play(p, action - HAND_BASE, False) if action < SKY_BASE else \
+                    self._play(p, action - SKY_BASE, True):
+                return
         elif action >= TRUMP_BASE:
             self._turn_tile(p, action - TRUMP_BASE)
         else:
@@ -294,7 +298,9 @@ class LunarState(GameState):
         self._set_phase(PLAY)
         self.current_player = self.leader
 
-    def _play(self, p: int, c: int, from_sky: bool) -> None:
+    def _play(self, p: int, c: int, from_sky: bool) -> bool:
+        """Play a card; True when it also set the next player's legal moves (a trick in
+        progress: written out here because it runs on most steps)."""
         m = self._mv
         if from_sky:
             left = self.sky[c] - 1
@@ -326,9 +332,14 @@ class LunarState(GameState):
         trick = self.trick
         trick.append((p, c, from_sky))
         if len(trick) < 4:
-            self.current_player = (self.leader + len(trick)) % self.num_players
-            return
+            self.current_player = q = (self.leader + len(trick)) % self.num_players
+            if self.num_players == 2:
+                self._legal = self._legal_play2(q)
+            else:
+                self._legal = self._legal_play4(q) << HAND_BASE
+            return True
         self._end_trick()
+        return False
 
     def _end_trick(self) -> None:
         at, m, n = self._at, self._mv, self.num_players
