@@ -138,3 +138,12 @@ def test_resample_respects_an_exceptional_red_lead():
         r = s.resample(viewer, random.Random(i))
         held = {k for k in range(9) if r.counts[leader][k]}
         assert not held & {k for k in range(9) if declarable >> k & 1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(bits=st.integers(0, 2**36 - 1), order=st.permutations(COLOURS))
+def test_bonus_group_matches_a_breadth_first_search_on_any_board(bits, order):
+    from catzoo.games.cat_in_the_box.scoring import largest_group
+
+    spaces = {divmod(i, 9) for i in range(36) if bits >> i & 1}
+    assert largest_group(bits, tuple(order)) == largest_group_bfs(spaces, list(order))

@@ -16,6 +16,7 @@ ROW = (1 << NUMBERS) - 1
 NOT_FIRST_COLUMN = sum((ROW & ~1) << (r * NUMBERS) for r in range(4))
 NOT_LAST_COLUMN = sum((ROW >> 1) << (r * NUMBERS) for r in range(4))
 BOARD = (1 << 36) - 1
+IDENTITY = (0, 1, 2, 3)
 
 
 @lru_cache(maxsize=None)
@@ -26,8 +27,11 @@ def row_positions(row_order: tuple[str, ...]) -> tuple[int, ...]:
 
 def as_printed(bits: int, row_order: tuple[str, ...]) -> int:
     """Re-lay a colour-major set so that bit ``row * 9 + number - 1`` follows ``row_order``."""
+    rows = row_positions(tuple(row_order))
+    if rows == IDENTITY:  # the default order: the board as printed is colour-major
+        return bits
     out = 0
-    for colour, row in enumerate(row_positions(tuple(row_order))):
+    for colour, row in enumerate(rows):
         out |= ((bits >> (colour * NUMBERS)) & ROW) << (row * NUMBERS)
     return out
 
@@ -35,7 +39,16 @@ def as_printed(bits: int, row_order: tuple[str, ...]) -> int:
 def largest_group(bits: int, row_order: tuple[str, ...]) -> int:
     """[R] Size of the largest orthogonally connected group among the spaces in ``bits``."""
     left = as_printed(bits, row_order)
-    best = 0
+    # Tokens with no neighbour are groups of one: set apart at once, they would each cost
+    # a flood fill, and scattered tokens are the common case.
+    linked = left & (
+        ((left << 1) & NOT_FIRST_COLUMN)
+        | ((left >> 1) & NOT_LAST_COLUMN)
+        | (left << NUMBERS)
+        | (left >> NUMBERS)
+    )
+    best = 1 if left else 0
+    left = linked
     while left:
         group = left & -left
         while True:

@@ -132,13 +132,11 @@ class CatInTheBoxState(GameState):
         self._start_round()
 
     def _deal(self, rng: random.Random):
-        o = self.options
         deck = list(self._deck)
         shuffle(deck, rng)
-        h = o.hand_size
-        hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(o.num_players))
-        leftover = tuple(deck[o.num_players * h :])
-        return (hands, leftover)
+        h, n = self.options.hand_size, self.num_players
+        hands = tuple([tuple(sorted(deck[start : start + h])) for start in range(0, n * h, h)])
+        return (hands, tuple(deck[n * h :]))
 
     def _start_round(self) -> None:
         o, n, L = self.options, self.num_players, self.layout
