@@ -17,7 +17,7 @@ env = ledges_v0.env(num_players=2, render_mode="rgb_array")
 | Agents             | `agents = ["player_0", ..., "player_{n-1}"]`, n = 2-4  |
 | Action shape       | `Discrete(3539)`                                       |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (3539,), int8))` |
-| N by player count  | 2: 492, 3: 594, 4: 696                                 |
+| N by player count  | 2: 492, 3: 594, 4: 696 (+192 with `aim_features=True`)  |
 | Physics            | MuJoCo rigid bodies (needs `mujoco`; `matplotlib` for rgb_array) |
 
 A dexterity game on a real physics engine. Players take turns building a tower of
@@ -56,7 +56,13 @@ and its toy. Toy sides with no room (off the rim, against a pillar) are masked.
 ### Observation
 
 `observation` is the acting player's view, seats relative to the viewer (seat 0 is you).
-There is no hidden information. The layout at 4 players (for n players, every "4 x"
+There is no hidden information. With the option `aim_features=True` (off by default) a
+last block, `options`, holds per-option aiming features for the player to act (computed
+by the rules engine from the poses at rest with a point-mass model of a bat,
+`catzoo.games.ledges.features`; no physics, under 10 ms a decision): for each bat, toy
+placement and cat placement, the points the model expects it to score under the
+dexterity noise, so that a policy need not learn aiming from raw coordinates. The layout
+at 4 players (for n players, every "4 x"
 block has n rows; `catzoo.games.ledges.layout.layout_for(n).decode(obs)` splits a vector
 into these named blocks); positions are divided by 0.15 m, heights by 0.25 m, levels by 5:
 
@@ -70,6 +76,7 @@ into these named blocks); positions are divided by 0.15 m, heights by 0.25 m, le
 | 664-667 | 4 | phase | turn phase one-hot: build, place cat, place toy, bat |
 | 668-691 | 24 | turn | bats used this turn / max bats; the toy in play, one-hot over the 4 icons; the platform the cat left this turn, one-hot over 16 cards; final round started; final turns left / 3; round / max rounds |
 | 692-695 | 4 x 1 (seat 0 = you) | to_act | 1 for the player to act |
+| 696-887 | 192 | options | only with `aim_features=True`: aiming features for the player to act, from a point-mass model of a bat under the dexterity noise (games/ledges/features.py), 0 outside their phase: 32 bat actions x (expected points / 5, regret, chance the toy stays on its platform, path blocked) in the bat phase; 16 place-toy actions x (the best bat's expected points / 5, regret) in the place-toy phase; 16 platform cards x (the best toy, side and bat's expected points / 5, regret) in the place-cat phase; an option's regret is its expected points minus the best legal option's, / 5 (0 for the best, negative otherwise) |
 
 `state()` returns the same features from seat 0's point of view.
 
@@ -106,7 +113,8 @@ different CPU or MuJoCo build may round differently).
 
 ### Version history
 
-* v0: first release.
+* v0: first release. Later, the option `aim_features` (off by default, so the default
+  observation is unchanged) appends the `options` block of aiming features.
 """
 
 from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap

@@ -28,8 +28,8 @@ TAP, PUSH, SWIPE, WHACK = range(4)
 YARN, MOUSE, FISH, FEATHER = range(4)
 
 
-def new(chance, players=2):
-    return LedgesState.new(seed=0, num_players=players, dexterity=0.0, chance=chance)
+def new(chance, players=2, **options):
+    return LedgesState.new(seed=0, num_players=players, dexterity=0.0, chance=chance, **options)
 
 
 def pass_turn(state):
@@ -44,11 +44,11 @@ def pass_turn(state):
             raise AssertionError("pass_turn starts after the build")
 
 
-def tower_with_landing():
+def tower_with_landing(**options):
     """Start platform #0 (level 1) in the middle, #1 on two tall pillars on it (level 3),
     and #2, a fish-icon rectangle on two short pillars on the table 12 cm west (level 1).
     Player 1 is to place a cat."""
-    s = new([0, 1, 2])
+    s = new([0, 1, 2], **options)
     s.apply(build_action(platform_anchor(0, 4), RECT_TT_LENGTHWISE))
     pass_turn(s)
     s.apply(build_action(table_anchor(0, 3), RECT_SS_LENGTHWISE))

@@ -20,6 +20,11 @@ PLATFORM_FEATURES = (
     "x", "y", "z", "level", "cos_yaw", "sin_yaw", "tilt_x", "tilt_y", "cat",
 )
 PIECE_FEATURES = 4 + 16  # on table, x, y, z, platform one-hot (16 cards)
+# Per option, "regret" is its expected points minus the best option's, / 5 (0 for the best).
+BAT_OPTIONS = 32 * 4  # per bat: expected points / 5, regret, chance of staying, blocked
+TOY_OPTIONS = 16 * 2  # per place-toy action: the best bat's expected points / 5, regret
+CAT_OPTIONS = 16 * 2  # per platform card: the best toy, side and bat's expected points / 5, regret
+OPTION_FEATURES = BAT_OPTIONS + TOY_OPTIONS + CAT_OPTIONS
 
 BLOCKS = [
     Block("platforms", 16 * len(PLATFORM_FEATURES), "public",
@@ -41,9 +46,18 @@ BLOCKS = [
           "platform the cat left this turn, one-hot over 16 cards; final round started; "
           "final turns left / 3; round / max rounds"),
     Block("to_act", 1, "seat", "1 for the player to act"),
+    Block("options", OPTION_FEATURES, "public",
+          "only with `aim_features=True`: aiming features for the player to act, from a point-mass model of a bat under the "
+          "dexterity noise (games/ledges/features.py), 0 outside their phase: 32 bat actions x "
+          "(expected points / 5, regret, chance the toy stays on its platform, path blocked) in "
+          "the bat phase; 16 place-toy actions x (the best bat's expected points / 5, regret) in "
+          "the place-toy phase; 16 platform cards x (the best toy, side and bat's expected "
+          "points / 5, regret) in the place-cat phase; an option's regret is its expected "
+          "points minus the best legal option's, / 5 (0 for the best, negative otherwise)"),
 ]
 
 
 @cache
-def layout_for(num_players: int) -> Layout:
-    return Layout(num_players, BLOCKS)
+def layout_for(num_players: int, aim_features: bool = False) -> Layout:
+    """The layout at ``num_players``; the ``options`` block only with ``aim_features``."""
+    return Layout(num_players, BLOCKS if aim_features else BLOCKS[:-1])

@@ -36,8 +36,11 @@ import numpy as np
 from catzoo.games.base import TERMINAL, GameState
 from catzoo.games.ledges import build as B
 from catzoo.games.ledges import geometry as G
+from catzoo.games.ledges import features as F
 from catzoo.games.ledges import physics as P
-from catzoo.games.ledges.layout import LEVEL_SCALE, POS_SCALE, SCORE_SCALE, Z_SCALE, layout_for
+from catzoo.games.ledges.layout import (
+    BAT_OPTIONS, CAT_OPTIONS, LEVEL_SCALE, POS_SCALE, SCORE_SCALE, TOY_OPTIONS, Z_SCALE, layout_for,
+)
 from catzoo.games.ledges.options import LedgesOptions
 
 BUILD, CAT, TOY, BAT = 0, 1, 2, 3
@@ -131,7 +134,7 @@ class LedgesState(GameState):
     def _setup(self) -> None:
         o = self.options
         self.num_players = n = o.num_players
-        self._use_layout(layout_for(n))
+        self._use_layout(layout_for(n, o.aim_features))
         self._loose = np.concatenate([np.arange(CAT0, CAT0 + n), np.arange(TOY0, TOY0 + 4 * n)])
         self.pose = np.zeros((NUM_PIECES, 7))
         self.pose[:, 3] = 1.0
@@ -705,10 +708,24 @@ class LedgesState(GameState):
                 m[b + 1 + (self.active_toy - TOY0) % 4] = 1.0
             if self.cat_left >= 0:
                 m[b + 5 + self.cat_left] = 1.0
+            if self.options.aim_features:
+                self._write_options()
         m[b + 21] = float(self.final_left >= 0)
         m[b + 22] = max(self.final_left, 0) / 3.0
         m[b + 23] = (self.turns_done // n) / self.options.max_rounds
         np.clip(m, -4.0, 4.0, out=m)
+
+    def _write_options(self) -> None:
+        """The ``options`` block: the point-mass model's aiming features of the phase."""
+        m, o = self.master, self.layout.base["options"]
+        if self.phase == BAT and self.active_toy >= 0 and self.onboard[self.active_toy]:
+            m[o: o + BAT_OPTIONS] = F.bat_features(self).reshape(-1)
+        elif self.phase == TOY and self.cat_card >= 0:
+            o += BAT_OPTIONS
+            m[o: o + TOY_OPTIONS] = F.toy_features(self).reshape(-1)
+        elif self.phase == CAT:
+            o += BAT_OPTIONS + TOY_OPTIONS
+            m[o: o + CAT_OPTIONS] = F.cat_features(self).reshape(-1)
 
     def _write_piece(self, start: int, piece: int) -> None:
         if not self.onboard[piece]:

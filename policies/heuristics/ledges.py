@@ -29,7 +29,9 @@ import numpy as np
 
 from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import physics as P
-from catzoo.games.ledges.layout import LEVEL_SCALE, POS_SCALE, Z_SCALE, layout_for
+from catzoo.games.ledges.layout import (
+    LEVEL_SCALE, OPTION_FEATURES, POS_SCALE, Z_SCALE, layout_for,
+)
 from catzoo.games.ledges.state import (
     BAT_BASE, CAT_BASE, NUM_BUILD, SIDES, STOP, TOY_BASE,
 )
@@ -73,10 +75,13 @@ class LedgesHeuristic(Policy):
     def act(self, observation, *, state=None, player=None) -> int:
         legal = legal_actions(observation)
         obs = observation["observation"]
-        if obs.shape[0] != self.layout.obs_size:
+        # The aiming features (env option aim_features) come last and are not read here:
+        # the heuristic plays the same with or without them.
+        sizes = (self.layout.obs_size, self.layout.obs_size + OPTION_FEATURES)
+        if obs.shape[0] not in sizes:
             raise ValueError(
                 f"ledges heuristic: observation of size {obs.shape[0]}, expected "
-                f"{self.layout.obs_size} for {self.num_players} players"
+                f"{sizes[0]} (or {sizes[1]} with aim_features) for {self.num_players} players"
             )
         parts = self.layout.decode(obs)
         plats = self._platforms(parts)
