@@ -89,13 +89,7 @@ class LunarState(GameState):
         o = self.options
         self.num_players = n = o.num_players
         self._use_layout(layout_for(n))
-        self._at = self.layout.at
-        # Master offsets of the blocks written on every card play.
-        base = self.layout.base
-        self._o_hand, self._o_played = base["hand"], base["played"]
-        self._o_sky, self._o_trick_sky = base.get("sky", 0), base.get("trick_sky", 0)
-        self._o_trick_hand = base["trick_hand"]
-        self._o_lead_suit, self._o_lead_by = base["lead_suit"], base["lead_by"]
+        self._at = self.layout.at  # block starts (the sky blocks exist with 2 players only)
         self._stars = o.card_stars
         self.team_scores = [0, 0]
         self.round_scores: list[tuple[int, int]] = []
@@ -174,7 +168,7 @@ class LunarState(GameState):
         self.sky[c] += 1
         self._sky_count[t] += 1
         self._sky_bits |= 1 << c
-        self._mv[self._o_sky + c] = self.sky[c] / 3.0
+        self._mv[self._at.sky + c] = self.sky[c] / 3.0
 
     def _write_deck(self) -> None:
         b, m = self._at.deck, self._mv
@@ -246,7 +240,7 @@ class LunarState(GameState):
         self.hands[p][c] = left
         if not left:
             self._hand_bits[p] &= ~(1 << c)
-        self._mv[self._o_hand + p * NUM_CARDS + c] = left / 3.0
+        self._mv[self._at.hand + p * NUM_CARDS + c] = left / 3.0
 
     def _pick(self, p: int, c: int) -> None:
         self._take_from_hand(p, c)
@@ -301,15 +295,15 @@ class LunarState(GameState):
     def _play(self, p: int, c: int, from_sky: bool) -> bool:
         """Play a card; True when it also set the next player's legal moves (a trick in
         progress: written out here because it runs on most steps)."""
-        m = self._mv
+        at, m = self._at, self._mv
         if from_sky:
             left = self.sky[c] - 1
             self.sky[c] = left
             self._sky_count[c >= NUM_SUITS] -= 1
             if not left:
                 self._sky_bits &= ~(1 << c)
-            m[self._o_sky + c] = left / 3.0
-            m[self._o_trick_sky + p * NUM_CARDS + c] = 1.0
+            m[at.sky + c] = left / 3.0
+            m[at.trick_sky + p * NUM_CARDS + c] = 1.0
         else:
             lead = self.lead_suit
             if c < NUM_SUITS and lead >= 0 and c != lead:
@@ -318,17 +312,17 @@ class LunarState(GameState):
             self.hands[p][c] = left
             if not left:
                 self._hand_bits[p] &= ~(1 << c)
-            m[self._o_hand + p * NUM_CARDS + c] = left / 3.0
+            m[at.hand + p * NUM_CARDS + c] = left / 3.0
             self.played_from_hand[p][c] += 1
-            m[self._o_trick_hand + p * NUM_CARDS + c] = 1.0
+            m[at.trick_hand + p * NUM_CARDS + c] = 1.0
         self.played[c] += 1
-        m[self._o_played + c] = self.played[c] / 3.0
+        m[at.played + c] = self.played[c] / 3.0
         if c < NUM_SUITS and self.lead_suit < 0:
             # [R] the first suit card played sets the lead suit.
             self.lead_suit = c
             self.lead_by = p
-            m[self._o_lead_suit + c] = 1.0
-            m[self._o_lead_by + p] = 1.0
+            m[at.lead_suit + c] = 1.0
+            m[at.lead_by + p] = 1.0
         trick = self.trick
         trick.append((p, c, from_sky))
         if len(trick) < 4:
@@ -349,7 +343,8 @@ class LunarState(GameState):
         # [R] the winning team advances on the trick track and keeps the starred cards.
         self.track[winner] += 1
         kept, stars = self.kept[winner], self._stars
-        hand_base, sky_base = self._o_trick_hand, self._o_trick_sky
+        hand_base = at.trick_hand
+        sky_base = at.trick_sky if n == 2 else 0
         gained = 0
         for q, c, from_sky in self.trick:
             kept[c] += 1
@@ -359,8 +354,8 @@ class LunarState(GameState):
         for q in range(winner, n, 2):
             m[at.track + q] = self.track[winner] / 12.0
             m[at.kept_stars + q] = min(self.kept_stars[winner] / 6.0, 4.0)
-        m[self._o_lead_suit + self.lead_suit] = 0.0
-        m[self._o_lead_by + self.lead_by] = 0.0
+        m[at.lead_suit + self.lead_suit] = 0.0
+        m[at.lead_by + self.lead_by] = 0.0
         self.trick = []
         self.lead_suit = self.lead_by = -1
         self.tricks_done += 1
