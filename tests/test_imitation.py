@@ -101,6 +101,8 @@ def test_imitation_is_off_by_default_and_in_every_other_config():
     ("imitation.vf_coef=-0.5", "imitation.vf_coef must be non-negative"),
     ("imitation.games=1.5", "config key 'imitation.games' must be of type int"),
     ("imitation.rate=1", "unknown config key 'imitation.rate'"),
+    ("imitation.teacher=grandmaster", "imitation.teacher: 'grandmaster' is not a bot of "
+                                      "catsle_builders; choose one of heuristic, ismcts, planner"),
 ])
 def test_bad_imitation_settings_are_errors(override, message):
     with pytest.raises(config_mod.ConfigError, match=message):
@@ -147,3 +149,23 @@ def test_a_run_killed_after_the_warm_start_resumes_from_its_step_0_checkpoint(
     monkeypatch.setattr(imitation, "warm_start", lambda *a, **k: pytest.fail("cloned again"))
     path = resume(tmp_path / "run", progress=False, log=lambda *_: None)
     assert json.loads((path / "policy.json").read_text())["imitation"]["games"] == 2
+
+
+def test_the_teacher_is_the_bot_whose_moves_are_recorded(monkeypatch):
+    """``imitation.teacher`` names the bot at every seat: a search bot here, whose moves on
+    the same deals differ from the heuristic's."""
+    made = []
+    real = imitation.make_policy
+
+    def recording(spec, *args, **kwargs):
+        made.append(spec)
+        return real(spec, *args, **kwargs)
+
+    monkeypatch.setattr(imitation, "make_policy", recording)
+    demos = imitation.generate(_config("imitation.teacher=ismcts:iterations=8"), games=1, seed=4)
+    assert made == ["ismcts:iterations=8"] * 3
+    heuristic = imitation.generate(_config(), games=1, seed=4)
+    assert made[3:] == ["heuristic"] * 3
+    assert len(demos) > 20 and demos.masks[np.arange(len(demos)), demos.actions].all()
+    first = min(len(demos), len(heuristic))  # the same deals: the seeds come from one stream
+    assert not np.array_equal(demos.actions[:first], heuristic.actions[:first])

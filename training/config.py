@@ -62,7 +62,8 @@ DEFAULTS: dict[str, Any] = {
     "eval": {"interval": 100_000, "games": 200, "opponents": ["random", "heuristic"]},
     # Behaviour cloning of the heuristic bot before PPO (catzoo.training.imitation).
     "imitation": {
-        "games": 0,  # heuristic-only games whose decisions are imitated; 0: off
+        "games": 0,  # games with the teacher at every seat, whose decisions are imitated; 0: off
+        "teacher": "heuristic",  # the bot cloned: a bot of the game or a search bot (with options)
         "epochs": 4,
         "batch_size": 256,
         "learning_rate": 1.0e-3,
@@ -239,10 +240,15 @@ def validate(config: dict) -> dict:
     if imitation["vf_coef"] < 0:
         raise ConfigError(f"imitation.vf_coef must be non-negative, got {imitation['vf_coef']}")
     if imitation["games"] > 0:
-        from catzoo.policies.registry import HEURISTICS
+        from catzoo.policies.registry import HEURISTICS, SEARCH, parse_spec
 
-        if "heuristic" not in HEURISTICS.get(info.name, {}):
-            raise ConfigError(f"imitation.games > 0 needs a heuristic bot; {info.name} has none")
+        teachers = sorted(HEURISTICS.get(info.name, {})) + sorted(SEARCH)
+        teacher = imitation["teacher"]
+        if not isinstance(teacher, str) or parse_spec(teacher)[0] not in teachers:
+            raise ConfigError(
+                f"imitation.teacher: {teacher!r} is not a bot of {info.name}; choose one of "
+                f"{', '.join(teachers)} (search bots take options, e.g. ismcts:iterations=200)"
+            )
     return config
 
 

@@ -1,13 +1,16 @@
-"""Imitation warm-start: behaviour cloning of the game's heuristic bot before PPO.
+"""Imitation warm-start: behaviour cloning of a bot (the teacher) before PPO.
 
 Why: when a game's heuristic bot encodes knowledge that is expensive to rediscover (CATsle
 Builders' bot estimates, for every card, the rating it will reach and the value of the
 cards that rating takes), PPO from random weights can plateau far below the bot. Starting
 from a copy of the bot lets PPO spend its budget on improving on it instead.
 
+The teacher is ``imitation.teacher``: the game's heuristic bot by default, or another of
+its bots or a search bot, when one plays better than the bot PPO is to beat.
+
 Two steps, both inside the training process so their CPU time is part of the run's:
 
-1. ``generate``: play games with the heuristic bot at every seat and record, for every
+1. ``generate``: play games with the teacher at every seat and record, for every
    decision, the acting seat's observation, action mask, the bot's action, and the
    return that seat went on to receive (the same discounted sum of the seat's rewards
    that PPO's critic learns, counted from one of its decisions to its next).
@@ -52,13 +55,14 @@ class Demonstrations:
 
 
 def generate(config: dict, games: int, seed: int) -> Demonstrations:
-    """Play ``games`` seeded games with the heuristic bot at every seat."""
+    """Play ``games`` seeded games with the teacher (``imitation.teacher``) at every seat."""
     n = config["env"]["num_players"]
     gamma = config["ppo"]["gamma"]
     raw = get_game(config["game"]).load_env_module().raw_env(
         num_players=n, reward=config["env"]["reward"], **config["env"]["options"])
     agents = raw.possible_agents
-    bots = [make_policy("heuristic", config["game"], n, seed=seed * 100 + s) for s in range(n)]
+    teacher = config["imitation"]["teacher"]
+    bots = [make_policy(teacher, config["game"], n, seed=seed * 100 + s) for s in range(n)]
     rng = np.random.default_rng(seed)
     obs, masks, actions, returns, index, seats = [], [], [], [], [], []
     for g in range(games):
@@ -164,7 +168,7 @@ def pretrain(policy, demos: Demonstrations, icfg: dict, seed: int, log=print) ->
         policy.set_training_mode(True)
         history.append(row)
         log(f"imitation epoch {row['epoch']}: actor loss {row['actor_loss']:.3f}, critic loss "
-            f"{row['critic_loss']:.3f}, held-out agreement with the heuristic "
+            f"{row['critic_loss']:.3f}, held-out agreement with the teacher "
             f"{row['val_agreement']:.1%}")
     policy.set_training_mode(False)
     return {"train_decisions": len(train), "val_decisions": len(val),
@@ -178,9 +182,9 @@ def warm_start(policy, config: dict, seed: int, log=print) -> dict:
     t0 = time.process_time()
     demos = generate(config, icfg["games"], seed)
     t1 = time.process_time()
-    log(f"imitation: {icfg['games']} heuristic games, {len(demos)} decisions "
+    log(f"imitation: {icfg['games']} games of {icfg['teacher']}, {len(demos)} decisions "
         f"({t1 - t0:.0f} CPU-s)")
     stats = pretrain(policy, demos, icfg, seed, log=log)
-    return {"games": icfg["games"], "decisions": len(demos),
+    return {"games": icfg["games"], "teacher": icfg["teacher"], "decisions": len(demos),
             "generate_cpu_seconds": round(t1 - t0, 1),
             "pretrain_cpu_seconds": round(time.process_time() - t1, 1), **stats}
