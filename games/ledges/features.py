@@ -33,7 +33,7 @@ import numpy as np
 from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import physics as P
 
-MU_G = G.FRICTION[0] * 9.81
+MU_G = G.MU_G
 POINTS_SCALE = 5.0
 NUM_BATS = P.BAT_DIRECTIONS * len(P.BAT_SPEEDS)
 BAT_FEATURES = 4  # expected points / 5, regret, chance of staying, blocked
@@ -179,24 +179,27 @@ class _SubScene:
         self.round = scene.round[idx]
 
 
-def _inside_each(sub: _SubScene, x: np.ndarray, y: np.ndarray, margin: float) -> np.ndarray:
-    c, s = np.cos(sub.yaw), np.sin(sub.yaw)
-    dx, dy = x - sub.xy[:, 0], y - sub.xy[:, 1]
+def _inside(xy: np.ndarray, yaw: np.ndarray, round_: np.ndarray, x: np.ndarray,
+            y: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """Whether each point (x, y) lies on its platform (centre ``xy``, heading ``yaw``,
+    round or rectangular), at least ``margin`` inside the rim; numpy broadcasting pairs
+    points with platforms."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    dx, dy = x - xy[..., 0], y - xy[..., 1]
     lx, ly = c * dx + s * dy, -s * dx + c * dy
     rect = (np.abs(lx) <= G.RECT_HALF[0] - margin) & (np.abs(ly) <= G.RECT_HALF[1] - margin)
     rnd = np.hypot(lx, ly) <= G.ROUND_R - margin
-    return np.where(sub.round, rnd, rect)
+    return np.where(round_, rnd, rect)
+
+
+def _inside_each(sub: _SubScene, x: np.ndarray, y: np.ndarray, margin: float) -> np.ndarray:
+    """Each point against every platform of ``sub`` (the last axis)."""
+    return _inside(sub.xy, sub.yaw, sub.round, x, y, margin)
 
 
 def _inside_one(sub: _SubScene, which: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    cx, cy = sub.xy[which, 0], sub.xy[which, 1]
-    yaw = sub.yaw[which]
-    c, s = np.cos(yaw), np.sin(yaw)
-    dx, dy = x - cx, y - cy
-    lx, ly = c * dx + s * dy, -s * dx + c * dy
-    rect = (np.abs(lx) <= G.RECT_HALF[0]) & (np.abs(ly) <= G.RECT_HALF[1])
-    rnd = np.hypot(lx, ly) <= G.ROUND_R
-    return np.where(sub.round[which], rnd, rect)
+    """Each point against its own platform ``which`` of ``sub``."""
+    return _inside(sub.xy[which], sub.yaw[which], sub.round[which], x, y)
 
 
 def toy_spots(state, card: int, spot) -> np.ndarray:

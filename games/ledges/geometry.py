@@ -53,6 +53,9 @@ CAT_SPOTS = (
 SPOT_CLEARANCE = 0.003  # between a placed cat or toy and a pillar standing on its platform
 
 FRICTION = (0.45, 0.005, 0.0001)  # sliding, torsional, rolling: card and wood
+# A sliding piece's deceleration (mu g), for the point-mass model of a bat that the
+# heuristic plans with and the aiming features evaluate.
+MU_G = FRICTION[0] * 9.81
 
 # --- pieces and icons -----------------------------------------------------------------------
 NUM_PLATFORMS = 16  # cards 0-7 rectangular, 8-15 round

@@ -37,7 +37,7 @@ from catzoo.games.ledges.state import (
 )
 from catzoo.policies.base import Policy, legal_actions
 
-MU_G = G.FRICTION[0] * 9.81
+MU_G = G.MU_G
 LANDING_RANGE = (0.07, 0.16)
 LANDING_DISTANCE = 0.11
 TARGET_HEIGHT = 5.0
@@ -226,7 +226,7 @@ class LedgesHeuristic(Policy):
                 if v2 <= 0:
                     continue  # stops short: still on the platform
                 ve = math.sqrt(v2)
-                after = max(0.0, ve - G.FRICTION[0] * 9.81 * t_fall)
+                after = max(0.0, ve - MU_G * t_fall)
                 reach = edge + ve * t_fall + after * after / (2 * MU_G)
                 miss = float(np.linalg.norm(toy + u * reach - goal))
                 if miss < best[2]:
