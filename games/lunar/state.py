@@ -101,7 +101,7 @@ class LunarState(GameState):
         self._start_round()
 
     def _start_round(self) -> None:
-        n, L, m = self.num_players, self.layout, self._mv
+        n, m = self.num_players, self._mv
         order = self._draw_chance(_shuffled)
         self._order = order  # (suit order, rank order), each a tuple of 24 cards
         hands = [[0] * NUM_CARDS for _ in range(n)]
@@ -116,7 +116,6 @@ class LunarState(GameState):
         self._sky_count = [0, 0]  # suit cards, rank cards in the sky
         self._deck_pos = [n * DEAL_PER_TYPE, n * DEAL_PER_TYPE]
         self.master[:] = 0.0
-        base = L.base
         if n == 2:
             for t in (0, 1):
                 for _ in range(SKY_PER_TYPE):
@@ -149,15 +148,15 @@ class LunarState(GameState):
                     m[start + c] = count / 3.0
             m[at.score + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
         for tile, holder in enumerate(self.tiles):
-            m[base["lead_tiles"] + holder * 2 + tile] = 1.0
-        m[base["round_start"] + self.round_start] = 1.0
-        m[base["leader"] + self.leader] = 1.0
+            m[at.lead_tiles + holder * 2 + tile] = 1.0
+        m[at.round_start + self.round_start] = 1.0
+        m[at.leader + self.leader] = 1.0
         if n == 4:
             self.phase = PASS
         else:
             self.phase = TRUMP
             self._write_deck()
-        m[base["phase"] + self.phase] = 1.0
+        m[at.phase + self.phase] = 1.0
         self._legal = self._compute_legal()
 
     def _draw_to_sky(self, t: int) -> None:
@@ -226,8 +225,8 @@ class LunarState(GameState):
     def _apply(self, action: int) -> None:
         p = self.current_player
         if action >= HAND_BASE:
-            if self._play(p, action - HAND_BASE, False) if action < SKY_BASE else \
-                    self._play(p, action - SKY_BASE, True):
+            from_sky = action >= SKY_BASE
+            if self._play(p, action - (SKY_BASE if from_sky else HAND_BASE), from_sky):
                 return
         elif action >= TRUMP_BASE:
             self._turn_tile(p, action - TRUMP_BASE)
@@ -258,8 +257,7 @@ class LunarState(GameState):
 
     def _exchange(self) -> None:
         """[R] Every player's picks go to the partner at once, when all have chosen."""
-        base = self.layout.base
-        m = self._mv
+        at, m = self._at, self._mv
         for p in range(4):
             q = (p + 2) % 4
             gift = self.passed[p]
@@ -267,8 +265,8 @@ class LunarState(GameState):
                 if gift[c]:
                     self.received[q][c] = gift[c]
                     self.hands[q][c] += gift[c]
-                    m[base["hand"] + q * NUM_CARDS + c] = self.hands[q][c] / 3.0
-                    m[base["received"] + q * NUM_CARDS + c] = gift[c] / 2.0
+                    m[at.hand + q * NUM_CARDS + c] = self.hands[q][c] / 3.0
+                    m[at.received + q * NUM_CARDS + c] = gift[c] / 2.0
         self._hand_bits = [_bits(h) for h in self.hands]
 
     def _set_phase(self, phase: int) -> None:
@@ -383,7 +381,7 @@ class LunarState(GameState):
         return self.tiles[0] if self.tiles[0] % 2 == team else self.tiles[1]
 
     def _end_round(self) -> None:
-        o, n, m, base = self.options, self.num_players, self._mv, self.layout.base
+        o, n, m, at = self.options, self.num_players, self._mv, self._at
         points = tuple(
             round_points(self.track[t], self.kept_stars[t], o.track_stars) for t in (0, 1)
         )
@@ -402,7 +400,7 @@ class LunarState(GameState):
             self.current_player = TERMINAL
             self._legal = 0
             for p in range(n):
-                m[base["score"] + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
+                m[at.score + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
             return
         # [R] the lead tiles pass clockwise; the trailing team's lead-tile holder starts
         # the next round, the black tile's holder when the teams are tied.
