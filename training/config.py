@@ -240,9 +240,9 @@ def validate(config: dict) -> dict:
     if imitation["vf_coef"] < 0:
         raise ConfigError(f"imitation.vf_coef must be non-negative, got {imitation['vf_coef']}")
     if imitation["games"] > 0:
-        from catzoo.policies.registry import HEURISTICS, SEARCH, parse_spec
+        from catzoo.policies.registry import available_policies, parse_spec
 
-        teachers = sorted(HEURISTICS.get(info.name, {})) + sorted(SEARCH)
+        teachers = [name for name in available_policies(info.name) if name != "random"]
         teacher = imitation["teacher"]
         if not isinstance(teacher, str) or parse_spec(teacher)[0] not in teachers:
             raise ConfigError(
