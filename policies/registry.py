@@ -26,7 +26,10 @@ HEURISTICS: dict[str, dict[str, str]] = {
         "heuristic": "catzoo.policies.heuristics.catsle_builders:CatsleBuildersHeuristic",
     },
     "cat_tree": {"heuristic": "catzoo.policies.heuristics.cat_tree:CatTreeHeuristic"},
-    "ledges": {"heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic"},
+    "ledges": {
+        "heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
+        "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer",
+    },
 }
 
 # Bots for every game, built as Class(num_players=..., seed=..., **options).
