@@ -61,7 +61,10 @@ last block, `options`, holds per-option aiming features for the player to act (c
 by the rules engine from the poses at rest with a point-mass model of a bat,
 `catzoo.games.ledges.features`; no physics, under 10 ms a decision): for each bat, toy
 placement and cat placement, the points the model expects it to score under the
-dexterity noise, so that a policy need not learn aiming from raw coordinates. The layout
+dexterity noise, so that a policy need not learn aiming from raw coordinates (the `aimer`
+bot plays by them; the shipped checkpoint, `checkpoints/ledges`, was trained with them and,
+at a table without them, makes them from the engine state: `LedgesState.observation_as`,
+as for any option in `LedgesState.observation_options`). The layout
 at 4 players (for n players, every "4 x"
 block has n rows; `catzoo.games.ledges.layout.layout_for(n).decode(obs)` splits a vector
 into these named blocks); positions are divided by 0.15 m, heights by 0.25 m, levels by 5:

@@ -251,6 +251,28 @@ class GameState:
     def observation(self, player: int) -> np.ndarray:
         raise NotImplementedError
 
+    # Options that change only what an observation holds, not the rules or the chance, so a
+    # policy trained with other values of them can still read this game (``observation_as``).
+    observation_options: frozenset[str] = frozenset()
+
+    def observation_as(self, player: int, options) -> np.ndarray:
+        """``player``'s observation as an env with ``options`` (this game's options
+        dataclass) would encode it; they may differ from this game's own only in
+        ``observation_options`` (games with such options override this)."""
+        self._check_observation_options(options)
+        return self.observation(player)
+
+    def _check_observation_options(self, options) -> None:
+        if type(options) is not type(self.options):
+            raise ValueError(f"{self.game_name}: options of type {type(options).__name__}, "
+                             f"expected {type(self.options).__name__}")
+        mine, theirs = dataclasses.asdict(self.options), dataclasses.asdict(options)
+        rules = sorted(k for k in mine if mine[k] != theirs[k] and k not in self.observation_options)
+        if rules:
+            raise ValueError(
+                f"{self.game_name}: options that change the game differ: "
+                + ", ".join(f"{k}={theirs[k]!r} wanted, {mine[k]!r} played" for k in rules))
+
     def state_vector(self) -> np.ndarray:
         """The global view (every hidden card too), for centralised critics and debugging."""
         raise NotImplementedError

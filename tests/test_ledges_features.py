@@ -148,3 +148,31 @@ def test_a_bat_predicted_to_stay_keeps_the_toy_on_its_platform():
     s.apply(bat_action(WEST, 0))
     assert s.phase == BAT and s.is_legal(STOP) and s.bats_used == 1
     assert options(s)[:BAT_OPTIONS].reshape(32, 4)[:, 0].max() > 0
+
+
+def test_observation_as_makes_either_encoding_from_any_state():
+    """A state played without the features encodes the observation an env with them
+    would show (and back), value for value, all along random games."""
+    phases = set()
+    for seed in range(4):
+        plain = LedgesState.new(seed=seed, num_players=2, max_rounds=2)
+        aimed = LedgesState.new(seed=seed, num_players=2, max_rounds=2, aim_features=True)
+        rng = random.Random(seed)
+        while True:
+            for p in range(2):
+                assert np.array_equal(plain.observation_as(p, aimed.options), aimed.observation(p))
+                assert np.array_equal(aimed.observation_as(p, plain.options), plain.observation(p))
+            if plain.is_terminal():
+                break
+            phases.add(plain.phase)
+            action = rng.choice(plain.legal_actions())
+            plain.apply(action)
+            aimed.apply(action)
+    assert phases >= {CAT, TOY, BAT}
+
+
+def test_observation_as_refuses_options_that_change_the_game():
+    s = LedgesState.new(seed=1, num_players=2)
+    other = LedgesState.new(seed=1, num_players=2, max_rounds=2, aim_features=True).options
+    with pytest.raises(ValueError, match="max_rounds=2 wanted"):
+        s.observation_as(0, other)

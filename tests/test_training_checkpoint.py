@@ -150,6 +150,51 @@ def test_a_pickle_payload_is_refused_and_never_runs(ckpt, tmp_path, how):
     assert marker.exists()
 
 
+def test_a_checkpoint_reads_its_own_observation_options_at_any_table(tmp_path):
+    """A ledges policy trained with the aiming features plays a table without them (the
+    arena's, the play table's): it encodes its observation from the engine state. Options
+    that change the game are refused, naming them."""
+    pytest.importorskip("mujoco")
+    from catzoo.games.ledges import LedgesState
+
+    probe = LedgesState.new(num_players=2, aim_features=True)
+    rng = np.random.default_rng(0)
+    weights = {k: rng.normal(scale=0.3, size=s).astype(np.float32)
+               for k, s in expected_shapes(probe.observation_size, probe.num_actions, [8]).items()}
+    meta = {"game": "ledges", "env_version": 0, "num_players": 2,
+            "env_options": {"aim_features": True, "max_rounds": 2}, "reward": "score",
+            "observation_size": probe.observation_size, "num_actions": probe.num_actions,
+            "architecture": {"type": "mlp", "hidden": [8], "activation": "tanh"},
+            "steps": 0, "seeds": {"seed": 0}, "eval": {}}
+    path = save_policy(tmp_path / "aimed", weights, meta)
+    policy = load_policy(path, game="ledges")
+    result = play_match("ledges", [policy, policy], seed=3, max_rounds=2)  # no aim_features
+    assert result.agent_steps > 0
+    seen = []
+    real = policy._observation_from
+    policy._observation_from = lambda state, player: seen.append(player) or real(state, player)
+    play_match("ledges", [policy, policy], seed=3, max_rounds=2)
+    assert len(seen) == result.agent_steps  # every move read the re-encoded observation
+    with pytest.raises(ValueError, match="max_rounds=2 wanted, 3 played"):
+        play_match("ledges", [load_policy(path), policy], seed=3, max_rounds=3)
+
+
+def test_eval_record_keeps_other_opponents_measured_over_as_many_games(ckpt, capsys):
+    """One ``--record`` process per opponent (as the shipped strengths are measured):
+    each adds its figures; a run over another number of games starts the record afresh."""
+    from catzoo.training.eval import main
+
+    main([str(ckpt), "--games", "3", "--opponents", "random", "--record"])
+    main([str(ckpt), "--games", "3", "--opponents", "heuristic", "--record"])
+    strength = load_policy(ckpt).meta["strength"]
+    assert strength["games_per_opponent"] == 3
+    assert strength["random"]["games"] == strength["heuristic"]["games"] == 3
+    main([str(ckpt), "--games", "6", "--opponents", "heuristic", "--record"])
+    strength = load_policy(ckpt).meta["strength"]
+    assert "random" not in strength and strength["heuristic"]["games"] == 6
+    assert "recorded in" in capsys.readouterr().out
+
+
 SHIPPED = sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent / "checkpoints")
                  .glob("*/policy.json"))
 

@@ -59,10 +59,33 @@ class MLPPolicy(Policy):
         self.rng = np.random.default_rng(seed)
         self.name = name
         self.meta = meta or {}
+        self._options = None  # the checkpoint's env options, built when first needed
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+    def _observation_from(self, state, player) -> np.ndarray:
+        """The observation this policy was trained on, made from the engine state when
+        the table's env options differ from the checkpoint's only in what observations
+        hold (the ledges aiming features): so it can sit at any table of its game."""
+        from catzoo.games.base import OptionsError, options_from_json
+
+        if self.meta.get("game") != state.game_name:
+            raise ValueError(f"{self.name}: a {self.meta.get('game')} policy cannot play "
+                             f"{state.game_name}")
+        if self._options is None:
+            try:
+                self._options = options_from_json(
+                    type(state.options), state.game_name,
+                    {**self.meta["env_options"], "num_players": self.meta.get("num_players")})
+            except (OptionsError, TypeError) as err:
+                raise ValueError(f"{self.name}: its env options are not valid here: {err}") from None
+        try:
+            return state.observation_as(state.current_player if player is None else player,
+                                        self._options)
+        except ValueError as err:
+            raise ValueError(f"{self.name}: trained with other env options; {err}") from None
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         for w, b in self.layers:
@@ -73,6 +96,8 @@ class MLPPolicy(Policy):
     def act(self, observation, *, state=None, player=None) -> int:
         x = observation["observation"]
         mask = observation["action_mask"]
+        if x.shape != (self.obs_size,) and state is not None and "env_options" in self.meta:
+            x = self._observation_from(state, player)
         if x.shape != (self.obs_size,) or mask.shape != (self.num_actions,):
             raise ValueError(
                 f"{self.name}: expects an observation of size {self.obs_size} and a mask of "

@@ -39,7 +39,8 @@ from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import features as F
 from catzoo.games.ledges import physics as P
 from catzoo.games.ledges.layout import (
-    BAT_OPTIONS, CAT_OPTIONS, LEVEL_SCALE, POS_SCALE, SCORE_SCALE, TOY_OPTIONS, Z_SCALE, layout_for,
+    BAT_OPTIONS, CAT_OPTIONS, LEVEL_SCALE, OPTION_FEATURES, POS_SCALE, SCORE_SCALE, TOY_OPTIONS,
+    Z_SCALE, layout_for,
 )
 from catzoo.games.ledges.options import LedgesOptions
 
@@ -129,6 +130,7 @@ class LedgesState(GameState):
     env_version = 0
     options_cls = LedgesOptions
     num_actions = NUM_ACTIONS
+    observation_options = frozenset({"aim_features"})
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -716,16 +718,30 @@ class LedgesState(GameState):
         np.clip(m, -4.0, 4.0, out=m)
 
     def _write_options(self) -> None:
+        o = self.layout.base["options"]
+        self.master[o: o + OPTION_FEATURES] = self._options_block()
+
+    def _options_block(self) -> np.ndarray:
         """The ``options`` block: the point-mass model's aiming features of the phase."""
-        m, o = self.master, self.layout.base["options"]
+        block = np.zeros(OPTION_FEATURES)
+        if self.current_player == TERMINAL:
+            return block
         if self.phase == BAT and self.active_toy >= 0 and self.onboard[self.active_toy]:
-            m[o: o + BAT_OPTIONS] = F.bat_features(self).reshape(-1)
+            block[:BAT_OPTIONS] = F.bat_features(self).reshape(-1)
         elif self.phase == TOY and self.cat_card >= 0:
-            o += BAT_OPTIONS
-            m[o: o + TOY_OPTIONS] = F.toy_features(self).reshape(-1)
+            block[BAT_OPTIONS: BAT_OPTIONS + TOY_OPTIONS] = F.toy_features(self).reshape(-1)
         elif self.phase == CAT:
-            o += BAT_OPTIONS + TOY_OPTIONS
-            m[o: o + CAT_OPTIONS] = F.cat_features(self).reshape(-1)
+            block[BAT_OPTIONS + TOY_OPTIONS:] = F.cat_features(self).reshape(-1)
+        return np.clip(block, -4.0, 4.0)
+
+    def observation_as(self, player: int, options) -> np.ndarray:
+        """The aiming features are public and computed from the poses at rest, so an
+        observation with or without them can be made from any state."""
+        self._check_observation_options(options)
+        base = self.observation(player)[: layout_for(self.num_players).obs_size]
+        if not options.aim_features:
+            return base
+        return np.concatenate([base, self._options_block().astype(np.float32)])
 
     def _write_piece(self, start: int, piece: int) -> None:
         if not self.onboard[piece]:
