@@ -94,21 +94,25 @@ def summary(result: dict) -> str:
 
 def main(argv=None) -> int:
     """``python -m catzoo.training.eval CHECKPOINT --games 1000 [--record]``: measure a
-    checkpoint's strength; ``--record`` stores the figures in its policy.json."""
+    checkpoint's strength; ``--record`` stores the figures in its policy.json, next to
+    those of other opponents measured over as many games (so one process per opponent
+    can run at once, each recording its own)."""
     import argparse
     import json
     import os
     import time
     from pathlib import Path
 
-    from catzoo.training.checkpoint import WEIGHTS, load_policy, save_policy
+    from catzoo.training.checkpoint import WEIGHTS, load_policy, read_meta, save_policy
 
     p = argparse.ArgumentParser(description="strength of a policy checkpoint, seats rotated")
     p.add_argument("checkpoint")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
     p.add_argument("--seed", type=int, default=20_000_000, help="first deal's seed")
-    p.add_argument("--record", action="store_true", help="write the results into policy.json")
+    p.add_argument("--record", action="store_true",
+                   help="write the results into policy.json (keeping other opponents' figures "
+                        "over as many games)")
     args = p.parse_args(argv)
     policy = load_policy(args.checkpoint)
     meta = policy.meta
@@ -124,8 +128,14 @@ def main(argv=None) -> int:
         from safetensors.numpy import load
 
         weights = load((Path(args.checkpoint) / WEIGHTS).read_bytes())
+        # Read again: another opponent's process may have recorded since this one loaded.
+        meta = read_meta(args.checkpoint)
         meta = {k: v for k, v in meta.items() if k not in ("format", "weights_sha256")}
-        meta["strength"] = {"games_per_opponent": args.games, "seats": "rotated", **results}
+        strength = meta.get("strength") or {}
+        if strength.get("games_per_opponent") != args.games:
+            strength = {}
+        meta["strength"] = {**strength, "games_per_opponent": args.games, "seats": "rotated",
+                            **results}
         save_policy(args.checkpoint, weights, meta)
         print(f"recorded in {os.path.join(args.checkpoint, 'policy.json')}")
     print(json.dumps(results, indent=1))
