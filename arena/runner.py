@@ -12,6 +12,7 @@ import copy
 import multiprocessing
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from catzoo.arena.guard import GuardedPolicy, PolicyFailure
@@ -112,13 +113,21 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
         else:
             size = max(1, min(8, len(seatings) // (workers * 8)))
             chunks = [seatings[i:i + size] for i in range(0, len(seatings), size)]
-            with _context().Pool(workers, initializer=_init_worker, initargs=(lineup,)) as pool:
-                for done, failure in pool.imap(_play_chunk, chunks):
+            # An executor, not multiprocessing.Pool: stopping a Pool early with terminate()
+            # can deadlock (its task thread blocked on the queue's lock; it hung a CI run),
+            # while an executor shut down with cancel_futures drops the chunks not started
+            # and lets the few running ones finish.
+            pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init_worker,
+                                       initargs=(lineup,))
+            try:
+                for future in [pool.submit(_play_chunk, chunk) for chunk in chunks]:
+                    done, failure = future.result()
                     records.extend(done)
                     bar.update(len(done))
                     if failure is not None:
-                        pool.terminate()
                         break
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     finally:
         bar.close()
     return records, failure
