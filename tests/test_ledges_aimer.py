@@ -5,15 +5,14 @@ same game whether the aiming features come from the observation or from the engi
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("mujoco")
 
+from catzoo.games.ledges.state import BAT, CAT, TOY, TOY0, bat_action  # noqa: E402
 from catzoo.policies.heuristics.ledges_aimer import LedgesAimer  # noqa: E402
 from catzoo.policies.match import play_match  # noqa: E402
 from catzoo.policies.registry import available_policies, make_policy  # noqa: E402
-from catzoo.games.ledges.state import BAT, CAT, TOY, TOY0, bat_action  # noqa: E402
 from tests.test_ledges_physics import FISH, WEST, tower_with_landing  # noqa: E402
 
 

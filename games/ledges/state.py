@@ -719,9 +719,9 @@ class LedgesState(GameState):
 
     def _write_options(self) -> None:
         o = self.layout.base["options"]
-        self.master[o: o + OPTION_FEATURES] = self._options_block()
+        self.master[o: o + OPTION_FEATURES] = self.options_block()
 
-    def _options_block(self) -> np.ndarray:
+    def options_block(self) -> np.ndarray:
         """The ``options`` block: the point-mass model's aiming features of the phase."""
         block = np.zeros(OPTION_FEATURES)
         if self.current_player == TERMINAL:
@@ -741,7 +741,7 @@ class LedgesState(GameState):
         base = self.observation(player)[: layout_for(self.num_players).obs_size]
         if not options.aim_features:
             return base
-        return np.concatenate([base, self._options_block().astype(np.float32)])
+        return np.concatenate([base, self.options_block().astype(np.float32)])
 
     def _write_piece(self, start: int, piece: int) -> None:
         if not self.onboard[piece]:

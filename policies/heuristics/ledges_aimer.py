@@ -26,11 +26,12 @@ import numpy as np
 from catzoo.games.ledges import features as F
 from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges.layout import BAT_OPTIONS, CAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS
-from catzoo.games.ledges.state import BAT_BASE, CAT_BASE, NUM_BUILD, STOP, TOY_BASE
+from catzoo.games.ledges.state import (
+    BAT, BAT_BASE, BUILD, CAT, CAT_BASE, NUM_BUILD, STOP, TOY, TOY_BASE,
+)
 from catzoo.policies.base import legal_actions
 from catzoo.policies.heuristics.ledges import LedgesHeuristic
 
-PLACE_CAT, PLACE_TOY, BAT = 1, 2, 3
 NUM_TOY_ACTIONS = TOY_OPTIONS // 2
 
 
@@ -44,7 +45,7 @@ class LedgesAimer(LedgesHeuristic):
             return super().act(observation, state=state, player=player)  # its error
         phase = int(np.argmax(self.layout.decode(obs[:size])["phase"]))
         legal = legal_actions(observation)
-        if phase == 0 and legal[0] < NUM_BUILD:
+        if phase == BUILD and legal[0] < NUM_BUILD:
             return super().act(observation, state=state, player=player)
         mask = observation["action_mask"].astype(bool)
         if phase == BAT:
@@ -52,12 +53,12 @@ class LedgesAimer(LedgesHeuristic):
             value = np.where(mask[BAT_BASE:STOP], value, -1.0)
             if value.max() >= 0.0:
                 return BAT_BASE + int(np.argmax(value))
-        elif phase == PLACE_TOY:
+        elif phase == TOY:
             value = self._features(obs, state, phase)[:, 0]
             value = np.where(mask[TOY_BASE:TOY_BASE + NUM_TOY_ACTIONS], value, -1.0)
             if value.max() > 0.0:
                 return TOY_BASE + int(np.argmax(value))
-        elif phase == PLACE_CAT:
+        elif phase == CAT:
             value = self._features(obs, state, phase)[:, 0]
             value = np.where(mask[CAT_BASE:CAT_BASE + G.NUM_PLATFORMS], value, -1.0)
             if value.max() > 0.0:
@@ -68,21 +69,15 @@ class LedgesAimer(LedgesHeuristic):
         """The phase's aiming features, (options, features per option)."""
         if obs.shape[0] == self.layout.obs_size + OPTION_FEATURES:
             block = obs[self.layout.obs_size:]
-            if phase == BAT:
-                return block[:BAT_OPTIONS].reshape(F.NUM_BATS, F.BAT_FEATURES)
-            if phase == PLACE_TOY:
-                return block[BAT_OPTIONS:BAT_OPTIONS + TOY_OPTIONS].reshape(-1, 2)
-            return block[BAT_OPTIONS + TOY_OPTIONS:].reshape(CAT_OPTIONS // 2, 2)
-        if state is None:
+        elif state is not None:
+            block = state.options_block().astype(np.float32)  # as the observation holds it
+        else:
             raise ValueError(
                 "ledges aimer: the observation has no aiming features (env option "
                 "aim_features=False) and no engine state was passed to act(state=...)"
             )
-        # The same guards as the engine's own options block, which is zero outside them.
-        if phase == BAT and state.active_toy >= 0 and state.onboard[state.active_toy]:
-            return F.bat_features(state)
-        if phase == PLACE_TOY and state.cat_card >= 0:
-            return F.toy_features(state)
-        if phase == PLACE_CAT:
-            return F.cat_features(state)
-        return np.zeros((F.NUM_BATS, F.BAT_FEATURES) if phase == BAT else (NUM_TOY_ACTIONS, 2))
+        if phase == BAT:
+            return block[:BAT_OPTIONS].reshape(F.NUM_BATS, F.BAT_FEATURES)
+        if phase == TOY:
+            return block[BAT_OPTIONS:BAT_OPTIONS + TOY_OPTIONS].reshape(-1, 2)
+        return block[BAT_OPTIONS + TOY_OPTIONS:].reshape(CAT_OPTIONS // 2, 2)
