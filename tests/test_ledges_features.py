@@ -162,6 +162,7 @@ def test_observation_as_makes_either_encoding_from_any_state():
             for p in range(2):
                 assert np.array_equal(plain.observation_as(p, aimed.options), aimed.observation(p))
                 assert np.array_equal(aimed.observation_as(p, plain.options), plain.observation(p))
+                assert np.array_equal(aimed.observation_as(p, aimed.options), aimed.observation(p))
             if plain.is_terminal():
                 break
             phases.add(plain.phase)

@@ -60,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "checkpoint_interval": 20_000,
     "eval": {"interval": 100_000, "games": 200, "opponents": ["random", "heuristic"]},
-    # Behaviour cloning of the heuristic bot before PPO (catzoo.training.imitation).
+    # Behaviour cloning of a bot (the teacher) before PPO (catzoo.training.imitation).
     "imitation": {
         "games": 0,  # games with the teacher at every seat, whose decisions are imitated; 0: off
         "teacher": "heuristic",  # the bot cloned: a bot of the game or a search bot (with options)

@@ -738,6 +738,8 @@ class LedgesState(GameState):
         """The aiming features are public and computed from the poses at rest, so an
         observation with or without them can be made from any state."""
         self._check_observation_options(options)
+        if options.aim_features == self.options.aim_features:
+            return self.observation(player)  # already encoded: nothing to recompute
         base = self.observation(player)[: layout_for(self.num_players).obs_size]
         if not options.aim_features:
             return base
