@@ -10,7 +10,10 @@ next to, in the same run:
   the share of the API's own cost in the total;
 * PettingZoo's ``texas_holdem_v4`` (a card game of the classic family).
 
-Run: ``python benchmarks/env_speed.py [--seconds S] [--games NAME ...]``.
+Each trial plays an env and its floor in alternating chunks of a few tens of milliseconds
+(``compare``), and "% floor" is the ratio of their totals: the median over ``--trials``,
+with the range. Run: ``python benchmarks/env_speed.py [--seconds S] [--trials N]
+[--games NAME ...]``.
 Targets (foundation issue): at least 60% of the floor and at least 3x texas_holdem_v4.
 """
 
@@ -76,38 +79,81 @@ class FloorEnv(AECEnv):
         self.agent_selection = self.agents[self.t % len(self.agents)]
 
 
+class Runner:
+    """Random legal play of one env, resumable: each call plays whole games for at least
+    ``seconds`` of this process's CPU time (not wall time, so that other processes on a
+    shared machine do not count against the env measured) and adds to the totals."""
+
+    def __init__(self, env, seed: int = 0):
+        self.env, self.seed = env, seed
+        self.rng = np.random.default_rng(seed)
+        self.steps = self.games = 0
+        self.cpu = 0.0
+
+    def run(self, seconds: float) -> None:
+        env, rng = self.env, self.rng
+        start = time.process_time()
+        while True:
+            env.reset(seed=self.seed + self.games)
+            for agent in env.agent_iter():
+                obs, reward, terminated, truncated, info = env.last()
+                if terminated or truncated:
+                    action = None
+                else:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    action = int(legal[rng.integers(len(legal))])
+                env.step(action)
+                self.steps += 1
+            self.games += 1
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                self.cpu += elapsed
+                return
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.cpu
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.cpu
+
+
 def play(env, seconds: float, seed: int = 0) -> tuple[float, float, float]:
-    """Random legal play for ``seconds`` of this process's CPU time; returns (agent-steps/s,
-    games/s, steps/game) per CPU second. CPU time, not wall time, so that other processes
-    on a shared machine do not count against the env measured."""
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds or games == 0:
-        env.reset(seed=seed + games)
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
-        games += 1
-    elapsed = time.process_time() - start
-    return steps / elapsed, games / elapsed, steps / games
+    """(agent-steps/s, games/s, steps/game) of random legal play for ``seconds``."""
+    runner = Runner(env, seed)
+    runner.run(seconds)
+    return runner.steps_per_second, runner.games_per_second, runner.steps / runner.games
 
 
-def median_run(runs):
-    runs = sorted(runs)
-    return runs[len(runs) // 2]
+def compare(env, floor_env, seconds: float, chunk: float, seed: int) -> tuple[Runner, Runner]:
+    """The env and its floor, each played for ``seconds`` in alternating chunks of about
+    ``chunk`` seconds.
+
+    On a shared or throttled machine the speed drifts by tens of percent within a second;
+    chunks of a few tens of milliseconds, interleaved, see the same drift, so it cancels
+    in the ratio of the totals (back-to-back runs of a second each differed by up to a
+    quarter). The order within each pair of chunks alternates, because the second of two
+    gains from the caches the first one warmed. A chunk ends after a whole game, so each
+    is long enough for the caches to warm again (a game takes 1-10 ms).
+    """
+    env_run, floor_run = Runner(env, seed), Runner(floor_env, seed)
+    pair = 0
+    while env_run.cpu < seconds or floor_run.cpu < seconds:
+        first, second = (env_run, floor_run) if pair % 2 == 0 else (floor_run, env_run)
+        first.run(chunk)
+        second.run(chunk)
+        pair += 1
+    return env_run, floor_run
 
 
-def row(label: str, steps: float, games: float, floor: float | None, texas: float | None) -> str:
-    vs_floor = f"{100 * steps / floor:6.1f}%" if floor else "      -"  # median pair ratio
-    vs_texas = f"{steps / texas:6.2f}x" if texas else "      -"
-    return f"{label:<34} {steps:>12,.0f} {games:>10,.1f} {vs_floor:>10} {vs_texas:>9}"
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def row(label: str, steps: float, games: float, vs_floor: str = "-", spread: str = "-",
+        vs_texas: str = "-") -> str:
+    return f"{label:<34} {steps:>12,.0f} {games:>10,.1f} {vs_floor:>8} {spread:>13} {vs_texas:>9}"
 
 
 # Games with a speed target of their own (physics) are benchmarked by their own script.
@@ -128,18 +174,22 @@ def cases(selected: list[str] | None):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    parser.add_argument("--repeats", type=int, default=15, help="interleaved runs per env")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="CPU seconds of each env, and of its floor, per trial")
+    parser.add_argument("--trials", type=int, default=3,
+                        help="independent trials per env: the median is reported, with the range")
+    parser.add_argument("--chunk", type=float, default=0.02,
+                        help="seconds of each interleaved chunk of play")
     parser.add_argument("--games", nargs="*", help="only these games")
     args = parser.parse_args(argv)
 
     from pettingzoo.classic import texas_holdem_v4
 
-    texas_steps, texas_games, _ = median_run(
-        [play(texas_holdem_v4.env(), args.seconds / args.repeats, seed=r) for r in range(args.repeats)]
-    )
-    print(f"{'env':<34} {'agent-steps/s':>12} {'games/s':>10} {'% floor':>10} {'vs texas':>9}")
-    print(row("texas_holdem_v4 (reference)", texas_steps, texas_games, None, None))
+    texas = Runner(texas_holdem_v4.env())
+    texas.run(args.seconds)
+    print(f"{'env':<34} {'agent-steps/s':>12} {'games/s':>10} {'% floor':>8} "
+          f"{'trials range':>13} {'vs texas':>9}")
+    print(row("texas_holdem_v4 (reference)", texas.steps_per_second, texas.games_per_second))
     for label, make in cases(args.games):
         env = make()
         raw = env.unwrapped
@@ -151,26 +201,16 @@ def main(argv=None) -> None:
             raw.action_space(agent).n,
             max(1, round(per_game) - len(raw.possible_agents)),
         ))
-        # Interleave many short runs of the env and its floor and take the median of the
-        # pairwise ratios: on a shared or throttled machine the speed drifts by tens of
-        # percent within seconds, and a pair measured back to back sees the same drift.
-        # The order within a pair alternates, because the second of two runs gains from
-        # the caches the first one warmed (a few points of the ratio, either way).
-        env_runs, floor_runs, ratios = [], [], []
-        for rep in range(args.repeats):
-            seconds, seed = args.seconds / args.repeats, 1000 * rep
-            if rep % 2:
-                floor_runs.append(play(floor_env, seconds, seed=seed))
-                env_runs.append(play(env, seconds, seed=seed))
-            else:
-                env_runs.append(play(env, seconds, seed=seed))
-                floor_runs.append(play(floor_env, seconds, seed=seed))
-            ratios.append(env_runs[-1][0] / floor_runs[-1][0])
-        steps, games, _ = median_run(env_runs)
-        f_steps, f_games, _ = median_run(floor_runs)
-        ratio = sorted(ratios)[len(ratios) // 2]
-        print(row(f"  floor for {label}", f_steps, f_games, None, None))
-        print(row(label, steps, games, steps / ratio, texas_steps))
+        trials = [compare(env, floor_env, args.seconds, args.chunk, seed=1000 * t)
+                  for t in range(args.trials)]
+        ratios = sorted(e.steps_per_second / f.steps_per_second for e, f in trials)
+        steps = median([e.steps_per_second for e, _ in trials])
+        games = median([e.games_per_second for e, _ in trials])
+        print(row(f"  floor for {label}", median([f.steps_per_second for _, f in trials]),
+                  median([f.games_per_second for _, f in trials])))
+        print(row(label, steps, games, f"{100 * median(ratios):.1f}%",
+                  f"{100 * ratios[0]:.1f}-{100 * ratios[-1]:.1f}%",
+                  f"{steps / texas.steps_per_second:.2f}x"))
 
 
 if __name__ == "__main__":
