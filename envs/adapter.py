@@ -66,7 +66,9 @@ class CatZooAECEnv(AECEnv):
                 f"{name}: illegal_action={illegal_action!r}; choose one of {', '.join(ILLEGAL)}"
             )
         self.render_mode = render_mode
+        self._human = render_mode == "human"
         self.reward_mode = reward
+        self._sparse = reward == "standing"  # no reward before the end of the game
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.game_options = build_options(self.state_cls.options_cls, name, game_options)
@@ -131,19 +133,22 @@ class CatZooAECEnv(AECEnv):
         return self.game.state_vector()
 
     def step(self, action) -> None:
-        if not self.agents:
-            raise GameOverError(
-                f"{self.state_cls.game_name}: the game is over and every agent has left; "
-                "call reset() to start a new game"
-            )
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        # An agent removed by its dead step has left these dicts: so has every agent
+        # once the game is over.
+        if self.terminations.get(agent, True) or self.truncations[agent]:
+            if not self.agents:
+                raise GameOverError(
+                    f"{self.state_cls.game_name}: the game is over and every agent has "
+                    "left; call reset() to start a new game"
+                )
             self._was_dead_step(action)
             return
         game = self.game
         if type(action) is not int:
             action = self._as_action(action)
-        if not (0 <= action < self.num_actions and (game._legal >> action) & 1):
+        # Bits past the action space are never set, so one test covers the range too.
+        if action < 0 or not (game._legal >> action) & 1:
             try:
                 game.check_action(action)  # raises, with the full explanation
             except IllegalActionError as err:
@@ -152,23 +157,23 @@ class CatZooAECEnv(AECEnv):
                 self._end_for_illegal_action(agent, str(err))
                 return
         game.apply_unchecked(action)  # engines may give it a faster path than apply()
-        if self.render_mode == "human":
+        if self._human:
             self.render()
-
-        self._cumulative_rewards[agent] = 0.0
         nxt = game.current_player
-        if nxt != TERMINAL and self.reward_mode == "standing":
-            # The common step: no reward before the end, nothing to accumulate.
+        if nxt != TERMINAL and self._sparse:
+            # The common step: under standing rewards nothing is accumulated before the
+            # end, so every cumulative reward is still 0 and nothing needs writing.
             self.agent_selection = self.possible_agents[nxt]
             return
+        self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        if self.reward_mode == "score":
+        if not self._sparse:
             scores = game.scores()
             for i, a in enumerate(self.possible_agents):
                 rewards[a] = float(scores[i] - self._scores[i])
             self._scores = scores
-        if game.current_player == TERMINAL:
-            if self.reward_mode == "standing":
+        if nxt == TERMINAL:
+            if self._sparse:
                 for a, r in zip(self.possible_agents, game.returns()):
                     rewards[a] = float(r)
             final = game.scores()

@@ -22,6 +22,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from functools import lru_cache
+from itertools import repeat
+from operator import mul
 from typing import Any, ClassVar
 
 import numpy as np
@@ -104,6 +107,7 @@ class GameState:
         state._pinned_chance = list(chance) if chance is not None else []
         state.history = []
         state._setup()
+        state._masks = _MASK_CACHE.setdefault(state.num_actions, {})
         return state
 
     def _setup(self) -> None:
@@ -127,12 +131,14 @@ class GameState:
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         state.pop("_mv", None)  # memoryviews neither pickle nor deep-copy
+        state.pop("_masks", None)  # the process's shared cache, not this game's
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         if "master" in state:
             self._mv = memoryview(self.master)
+        self._masks = _MASK_CACHE.setdefault(self.num_actions, {})
 
     def _draw_chance(self, draw):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
@@ -156,16 +162,9 @@ class GameState:
     def legal_mask(self) -> np.ndarray:
         # Legal sets recur (70% of the positions of random Cat in the Box play, more of
         # Lunar's), and copying a cached mask costs a quarter of building one.
-        bits = self._legal
-        cache = _MASK_CACHE.get(self.num_actions)
-        if cache is None:
-            cache = _MASK_CACHE[self.num_actions] = {}
-        mask = cache.get(bits)
+        mask = self._masks.get(self._legal)
         if mask is None:
-            if len(cache) >= _MASK_CACHE_LIMIT:
-                cache.clear()
-            # Only copies leave the cache, so its arrays are never written.
-            mask = cache[bits] = bits_to_mask(bits, self.num_actions)
+            mask = _cache_mask(self._masks, self._legal, self.num_actions)
         return mask.copy()
 
     def legal_actions(self) -> list[int]:
@@ -342,6 +341,14 @@ _MASK_CACHE: dict[int, dict[int, np.ndarray]] = {}
 # 32,768 masks of 50 actions hold about 8 MB; the cache is cleared whole when full.
 _MASK_CACHE_LIMIT = 1 << 15
 
+def _cache_mask(cache: dict, bits: int, size: int) -> np.ndarray:
+    if len(cache) >= _MASK_CACHE_LIMIT:
+        cache.clear()
+    # Only copies leave the cache, so its arrays are never written.
+    mask = cache[bits] = bits_to_mask(bits, size)
+    return mask
+
+
 # The 8 mask bytes (0 or 1) of each possible byte of a bit set, lowest bit first.
 _BYTE_BITS = [bytes((i >> j) & 1 for j in range(8)) for i in range(256)]
 _SMALL_MASK = 512  # up to this size the byte table beats numpy's unpackbits
@@ -374,16 +381,21 @@ def _word_table() -> list[bytes]:
     return _WORD_BITS
 
 
+_RANDOM = random.Random.random  # the C method: mapped over a generator, no Python call
+
+
 def shuffle(items: list, rng: random.Random) -> None:
     """Shuffle in place, uniformly (Fisher-Yates).
 
     Engines shuffle a deck every round; ``random.shuffle`` spends most of its time in
     Python-level integer draws, and one ``rng.random()`` per card is about twice as fast.
-    Its bias (a float has 53 bits) is far below anything a deck of cards can show.
+    Its bias (a float has 53 bits) is far below anything a deck of cards can show. The
+    draws and the positions they pick are made by C-level maps, leaving only the swaps
+    to Python (the same swaps as ``j = int(rng.random() * (i + 1))`` for i from the end).
     """
-    draw = rng.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(draw() * (i + 1))
+    n = len(items)
+    picks = map(int, map(mul, map(_RANDOM, repeat(rng, n - 1)), range(n, 1, -1)))
+    for i, j in zip(range(n - 1, 0, -1), picks):
         items[i], items[j] = items[j], items[i]
 
 
@@ -395,13 +407,17 @@ def shuffle_as_random(items: list, rng: random.Random) -> None:
     round. Engines that draw their deals this way keep the deals every seed gave before.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _draw_ranges(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=64)
+def _draw_ranges(length: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher-Yates from the end: each position, the range of its pick and its bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 def _jsonable(value):

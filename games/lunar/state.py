@@ -117,9 +117,7 @@ class LunarState(GameState):
         self._deck_pos = [n * DEAL_PER_TYPE, n * DEAL_PER_TYPE]
         self.master[:] = 0.0
         if n == 2:
-            for t in (0, 1):
-                for _ in range(SKY_PER_TYPE):
-                    self._draw_to_sky(t)
+            self._refill_sky()
         self.passed = [[0] * NUM_CARDS for _ in range(n)]
         self.received = [[0] * NUM_CARDS for _ in range(n)]
         self._pick_types = [[0, 0] for _ in range(n)]
@@ -151,28 +149,9 @@ class LunarState(GameState):
             m[at.lead_tiles + holder * 2 + tile] = 1.0
         m[at.round_start + self.round_start] = 1.0
         m[at.leader + self.leader] = 1.0
-        if n == 4:
-            self.phase = PASS
-        else:
-            self.phase = TRUMP
-            self._write_deck()
+        self.phase = PASS if n == 4 else TRUMP
         m[at.phase + self.phase] = 1.0
         self._legal = self._compute_legal()
-
-    def _draw_to_sky(self, t: int) -> None:
-        """Move the next card of deck type ``t`` (0 suits, 1 ranks) to the sky."""
-        pos = self._deck_pos[t]
-        c = self._order[t][pos]
-        self._deck_pos[t] = pos + 1
-        self.sky[c] += 1
-        self._sky_count[t] += 1
-        self._sky_bits |= 1 << c
-        self._mv[self._at.sky + c] = self.sky[c] / 3.0
-
-    def _write_deck(self) -> None:
-        b, m = self._at.deck, self._mv
-        for t in (0, 1):
-            m[b + t] = (len(self._order[t]) - self._deck_pos[t]) / 9.0
 
     # --- legal moves ---------------------------------------------------------------------
     def _compute_legal(self) -> int:
@@ -370,11 +349,21 @@ class LunarState(GameState):
 
     def _refill_sky(self) -> None:
         """[D] Refill by type: ranks back to 3 from the rank deck, suits back to 3 from
-        the suit deck, as far as each deck lasts."""
-        for t in (0, 1):
-            while self._sky_count[t] < SKY_PER_TYPE and self._deck_pos[t] < len(self._order[t]):
-                self._draw_to_sky(t)
-        self._write_deck()
+        the suit deck, as far as each deck lasts. (It also deals the first sky.)"""
+        # Written out, without a call per card: it runs after every trick.
+        m, sky_at, deck_at = self._mv, self._at.sky, self._at.deck
+        sky, counts, positions = self.sky, self._sky_count, self._deck_pos
+        for t, deck in enumerate(self._order):
+            pos, end = positions[t], len(deck)
+            while counts[t] < SKY_PER_TYPE and pos < end:
+                c = deck[pos]
+                pos += 1
+                sky[c] += 1
+                counts[t] += 1
+                self._sky_bits |= 1 << c
+                m[sky_at + c] = sky[c] / 3.0
+            positions[t] = pos
+            m[deck_at + t] = (end - pos) / 9.0
 
     def _tile_holder(self, team: int) -> int:
         """The member of ``team`` holding a lead tile (with 2 players, the player)."""
