@@ -10,7 +10,8 @@ seats on the same deal, and prints:
 * the heuristic and random as "% of oracle" (mean over deals of bot / oracle score), and
   the oracle as "% of bound" (how close the search comes to what is provably possible).
 
-Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--beam B] [--width W]``.
+Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--beam B] [--width W]
+[--refine TURN,BEAM,WIDTH]`` (the search's effort: see ``solve``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,17 @@ import time
 import numpy as np
 
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, play_policies, solve
+from catzoo.games.cat_tree.oracle import REFINE, deals, percent_of_oracle, play_policies, solve
 from catzoo.policies.random_policy import RandomPolicy
+
+
+def _refine(text: str) -> tuple[int, int, int]:
+    try:
+        turn, beam, width = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--refine wants TURN,BEAM,WIDTH (three integers), got {text!r}") from None
+    return turn, beam, width
 
 
 def main(argv=None) -> None:
@@ -31,6 +41,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--beam", type=int, default=4)
     parser.add_argument("--width", type=int, default=2)
+    parser.add_argument("--refine", type=_refine, default=REFINE,
+                        help="the second pass: TURN,BEAM,WIDTH (default %(default)s)")
     args = parser.parse_args(argv)
 
     options = CatTreeOptions()
@@ -38,7 +50,7 @@ def main(argv=None) -> None:
     oracle, bound, heuristic, random_ = [], [], [], []
     start = time.perf_counter()
     for i, deck in enumerate(decks):
-        result = solve(deck, options, beam=args.beam, width=args.width)
+        result = solve(deck, options, beam=args.beam, width=args.width, refine=args.refine)
         oracle.append(result.score)
         bound.append(result.upper_bound)
         heuristic.append(result.heuristic_score)
@@ -52,7 +64,8 @@ def main(argv=None) -> None:
 
     exact = sum(o == b for o, b in zip(oracle, bound))
     print(f"deals: {len(decks)}  oracle: {len(decks) / elapsed:.2f} deals/s "
-          f"({elapsed:.0f} s, beam {args.beam}, width {args.width}, one core)")
+          f"({elapsed:.0f} s, beam {args.beam}, width {args.width}, "
+          f"second pass {args.refine}, one core)")
     print(f"mean score   oracle {np.mean(oracle):6.1f}   upper bound {np.mean(bound):6.1f}   "
           f"heuristic {np.mean(heuristic):6.1f}   random {np.mean(random_):6.1f}")
     print(f"heuristic: {percent_of_oracle(heuristic, oracle):5.1f}% of oracle   "
