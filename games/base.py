@@ -341,6 +341,7 @@ _MASK_CACHE: dict[int, dict[int, np.ndarray]] = {}
 # 32,768 masks of 50 actions hold about 8 MB; the cache is cleared whole when full.
 _MASK_CACHE_LIMIT = 1 << 15
 
+
 def _cache_mask(cache: dict, bits: int, size: int) -> np.ndarray:
     if len(cache) >= _MASK_CACHE_LIMIT:
         cache.clear()
@@ -381,7 +382,9 @@ def _word_table() -> list[bytes]:
     return _WORD_BITS
 
 
-_RANDOM = random.Random.random  # the C method: mapped over a generator, no Python call
+# The generator's C method, mapped without a Python call per draw (so ``rng`` must be a
+# plain ``random.Random``, as the engines' are: a subclass's own ``random`` is bypassed).
+_RANDOM = random.Random.random
 
 
 def shuffle(items: list, rng: random.Random) -> None:
