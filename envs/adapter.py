@@ -133,15 +133,13 @@ class CatZooAECEnv(AECEnv):
         return self.game.state_vector()
 
     def step(self, action) -> None:
+        if not self.agents:
+            raise GameOverError(
+                f"{self.state_cls.game_name}: the game is over and every agent has left; "
+                "call reset() to start a new game"
+            )
         agent = self.agent_selection
-        # An agent removed by its dead step has left these dicts: so has every agent
-        # once the game is over.
-        if self.terminations.get(agent, True) or self.truncations[agent]:
-            if not self.agents:
-                raise GameOverError(
-                    f"{self.state_cls.game_name}: the game is over and every agent has "
-                    "left; call reset() to start a new game"
-                )
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self.game

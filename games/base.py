@@ -107,7 +107,6 @@ class GameState:
         state._pinned_chance = list(chance) if chance is not None else []
         state.history = []
         state._setup()
-        state._masks = _MASK_CACHE.setdefault(state.num_actions, {})
         return state
 
     def _setup(self) -> None:
@@ -131,14 +130,12 @@ class GameState:
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         state.pop("_mv", None)  # memoryviews neither pickle nor deep-copy
-        state.pop("_masks", None)  # the process's shared cache, not this game's
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         if "master" in state:
             self._mv = memoryview(self.master)
-        self._masks = _MASK_CACHE.setdefault(self.num_actions, {})
 
     def _draw_chance(self, draw):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
@@ -162,9 +159,16 @@ class GameState:
     def legal_mask(self) -> np.ndarray:
         # Legal sets recur (70% of the positions of random Cat in the Box play, more of
         # Lunar's), and copying a cached mask costs a quarter of building one.
-        mask = self._masks.get(self._legal)
+        bits = self._legal
+        cache = _MASK_CACHE.get(self.num_actions)
+        if cache is None:
+            cache = _MASK_CACHE[self.num_actions] = {}
+        mask = cache.get(bits)
         if mask is None:
-            mask = _cache_mask(self._masks, self._legal, self.num_actions)
+            if len(cache) >= _MASK_CACHE_LIMIT:
+                cache.clear()
+            # Only copies leave the cache, so its arrays are never written.
+            mask = cache[bits] = bits_to_mask(bits, self.num_actions)
         return mask.copy()
 
     def legal_actions(self) -> list[int]:
@@ -340,15 +344,6 @@ class GameState:
 _MASK_CACHE: dict[int, dict[int, np.ndarray]] = {}
 # 32,768 masks of 50 actions hold about 8 MB; the cache is cleared whole when full.
 _MASK_CACHE_LIMIT = 1 << 15
-
-
-def _cache_mask(cache: dict, bits: int, size: int) -> np.ndarray:
-    if len(cache) >= _MASK_CACHE_LIMIT:
-        cache.clear()
-    # Only copies leave the cache, so its arrays are never written.
-    mask = cache[bits] = bits_to_mask(bits, size)
-    return mask
-
 
 # The 8 mask bytes (0 or 1) of each possible byte of a bit set, lowest bit first.
 _BYTE_BITS = [bytes((i >> j) & 1 for j in range(8)) for i in range(256)]

@@ -351,19 +351,20 @@ class LunarState(GameState):
         """[D] Refill by type: ranks back to 3 from the rank deck, suits back to 3 from
         the suit deck, as far as each deck lasts. (It also deals the first sky.)"""
         # Written out, without a call per card: it runs after every trick.
-        m, sky_at, deck_at = self._mv, self._at.sky, self._at.deck
-        sky, counts, positions = self.sky, self._sky_count, self._deck_pos
-        for t, deck in enumerate(self._order):
-            pos, end = positions[t], len(deck)
-            while counts[t] < SKY_PER_TYPE and pos < end:
-                c = deck[pos]
-                pos += 1
+        m, at, sky, counts = self._mv, self._at, self.sky, self._sky_count
+        for t in (0, 1):
+            need = SKY_PER_TYPE - counts[t]
+            if not need:
+                continue
+            deck, pos = self._order[t], self._deck_pos[t]
+            drawn = deck[pos:pos + need]
+            for c in drawn:
                 sky[c] += 1
-                counts[t] += 1
                 self._sky_bits |= 1 << c
-                m[sky_at + c] = sky[c] / 3.0
-            positions[t] = pos
-            m[deck_at + t] = (end - pos) / 9.0
+                m[at.sky + c] = sky[c] / 3.0
+            counts[t] += len(drawn)
+            self._deck_pos[t] = pos = pos + len(drawn)
+            m[at.deck + t] = (len(deck) - pos) / 9.0
 
     def _tile_holder(self, team: int) -> int:
         """The member of ``team`` holding a lead tile (with 2 players, the player)."""
