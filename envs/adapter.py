@@ -66,9 +66,7 @@ class CatZooAECEnv(AECEnv):
                 f"{name}: illegal_action={illegal_action!r}; choose one of {', '.join(ILLEGAL)}"
             )
         self.render_mode = render_mode
-        self._human = render_mode == "human"
         self.reward_mode = reward
-        self._sparse = reward == "standing"  # no reward before the end of the game
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.game_options = build_options(self.state_cls.options_cls, name, game_options)
@@ -155,23 +153,24 @@ class CatZooAECEnv(AECEnv):
                 self._end_for_illegal_action(agent, str(err))
                 return
         game.apply_unchecked(action)  # engines may give it a faster path than apply()
-        if self._human:
+        if self.render_mode == "human":
             self.render()
         nxt = game.current_player
-        if nxt != TERMINAL and self._sparse:
+        sparse = self.reward_mode == "standing"  # no reward before the end of the game
+        if nxt != TERMINAL and sparse:
             # The common step: under standing rewards nothing is accumulated before the
             # end, so every cumulative reward is still 0 and nothing needs writing.
             self.agent_selection = self.possible_agents[nxt]
             return
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        if not self._sparse:
+        if not sparse:
             scores = game.scores()
             for i, a in enumerate(self.possible_agents):
                 rewards[a] = float(scores[i] - self._scores[i])
             self._scores = scores
         if nxt == TERMINAL:
-            if self._sparse:
+            if sparse:
                 for a, r in zip(self.possible_agents, game.returns()):
                     rewards[a] = float(r)
             final = game.scores()
