@@ -1,10 +1,13 @@
-"""The env speed benchmark's measurement (no timing is asserted: the figures are its
-output, not a test's): interleaved chunks give each env its share of CPU time, and the
-script prints a row per env and player count."""
+"""The env speed benchmarks' measurement (no timing is asserted: the figures are their
+output, not a test's): interleaved chunks give each env its share of CPU time, the
+scripts print a row per env and player count, and the A/B script imports a revision as
+a package of its own."""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,21 @@ def test_script_prints_a_row_per_player_count(bench, capsys):
         assert f"floor for lunar_v0 ({n}p)" in out
         row = next(line for line in out.splitlines() if line.startswith(f"lunar_v0 ({n}p)"))
         assert row.rstrip().endswith("x") and "%" in row
+
+
+def test_ab_script_compares_the_tree_with_a_revision(capsys):
+    root = SCRIPT.parents[1]
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
+        pytest.skip("not a git checkout: the A/B script reads revisions with git")
+    spec = importlib.util.spec_from_file_location("env_ab", SCRIPT.with_name("env_ab.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["HEAD", "--games", "cat_tree", "--seconds", "0.02", "--trials", "1"])
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("cat_tree_v0 (2p)"))
+    ratio = float(row.split()[2])
+    assert 0 < ratio < 10  # the same code on both sides, timed for a fiftieth of a second
+    # the revision was imported as its own package and left no module behind
+    assert not [m for m in sys.modules if m.startswith("catzoo_rev")]
+    with pytest.raises(SystemExit, match="cannot read revision 'no-such-revision'"):
+        module.main(["no-such-revision", "--games", "cat_tree"])
