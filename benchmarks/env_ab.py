@@ -24,9 +24,10 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from env_speed import cases, compare, median  # noqa: E402  (a script beside this one)
+from env_speed import cases, trials  # noqa: E402  (a script beside this one)
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "catzoo_rev"
@@ -78,13 +79,11 @@ def main(argv=None) -> None:
                     print(f"{label:<24} {'not in ' + args.rev:>14}")
                     continue
                 old = old_module.env(num_players=len(now.unwrapped.possible_agents))
-                trials = [compare(now, old, args.seconds, args.chunk, seed=1000 * t)
-                          for t in range(args.trials)]
-                ratios = sorted(a.steps_per_second / b.steps_per_second for a, b in trials)
+                runs, ratios = trials(now, old, args.seconds, args.chunk, args.trials)
                 print(f"{label:<24} {median(ratios):>14.3f} "
                       f"{f'{ratios[0]:.3f}-{ratios[-1]:.3f}':>14} "
-                      f"{median([a.steps_per_second for a, _ in trials]):>12,.0f} "
-                      f"{median([b.steps_per_second for _, b in trials]):>12,.0f}")
+                      f"{median([a.steps_per_second for a, _ in runs]):>12,.0f} "
+                      f"{median([b.steps_per_second for _, b in runs]):>12,.0f}")
         finally:
             sys.path.remove(tmp)
             for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:

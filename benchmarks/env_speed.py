@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from statistics import median
 
 import numpy as np
 from gymnasium import spaces
@@ -147,8 +148,11 @@ def compare(env, floor_env, seconds: float, chunk: float, seed: int) -> tuple[Ru
     return env_run, floor_run
 
 
-def median(values):
-    return sorted(values)[len(values) // 2]
+def trials(env, other, seconds: float, chunk: float, count: int):
+    """``count`` independent ``compare`` trials (seeds 0, 1000, ...): the pairs of runs,
+    and the ratios of ``env``'s agent-steps/s to ``other``'s, sorted."""
+    runs = [compare(env, other, seconds, chunk, seed=1000 * t) for t in range(count)]
+    return runs, sorted(a.steps_per_second / b.steps_per_second for a, b in runs)
 
 
 def row(label: str, steps: float, games: float, vs_floor: str = "-", spread: str = "-",
@@ -201,13 +205,11 @@ def main(argv=None) -> None:
             raw.action_space(agent).n,
             max(1, round(per_game) - len(raw.possible_agents)),
         ))
-        trials = [compare(env, floor_env, args.seconds, args.chunk, seed=1000 * t)
-                  for t in range(args.trials)]
-        ratios = sorted(e.steps_per_second / f.steps_per_second for e, f in trials)
-        steps = median([e.steps_per_second for e, _ in trials])
-        games = median([e.games_per_second for e, _ in trials])
-        print(row(f"  floor for {label}", median([f.steps_per_second for _, f in trials]),
-                  median([f.games_per_second for _, f in trials])))
+        runs, ratios = trials(env, floor_env, args.seconds, args.chunk, args.trials)
+        steps = median([e.steps_per_second for e, _ in runs])
+        games = median([e.games_per_second for e, _ in runs])
+        print(row(f"  floor for {label}", median([f.steps_per_second for _, f in runs]),
+                  median([f.games_per_second for _, f in runs])))
         print(row(label, steps, games, f"{100 * median(ratios):.1f}%",
                   f"{100 * ratios[0]:.1f}-{100 * ratios[-1]:.1f}%",
                   f"{steps / texas.steps_per_second:.2f}x"))
