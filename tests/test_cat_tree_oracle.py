@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
-from catzoo.games.cat_tree.bound import upper_bound
+from catzoo.games.cat_tree.bound import _model, upper_bound
 from catzoo.games.cat_tree.oracle import (
     SETTINGS,
     deals,
@@ -18,6 +20,7 @@ from catzoo.games.cat_tree.oracle import (
     play_policies,
     solve,
 )
+from catzoo.games.cat_tree.options import BOX, LETTERS, NEST, PIPE, PIPE_SIDE_POINTS, SHELF
 from catzoo.games.cat_tree.state import KEEP_BASE, ME_FIRST, PARTNER_FIRST
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 from catzoo.policies.random_policy import RandomPolicy
@@ -253,3 +256,45 @@ def test_search_facts_of_a_child_grid_are_those_computed_afresh():
                         else:
                             assert getattr(node, name) == getattr(fresh, name), name
                     boards = after
+
+
+
+def test_bound_allows_two_two_sided_pipes_in_one_column():
+    # The tightest case of the stack argument (fact 5 of bound.py): only two stacks not
+    # ended by a two-sided pipe (the columns of boxes and nests), and between them two
+    # two-sided pipes in one column, one on the floor's scratcher, one on a shelf above
+    # the first. Rows 1-3 are at altitude. Each player keeps the first card of a hand.
+    #   3 | N P N
+    #   2 | N L N
+    #   1 | B P B
+    #   0 | B S B
+    from tests.test_cat_tree_rules import cell_action, game
+
+    turns = [  # (player 0's hand, (row, column) of its kept card), (player 1's ...)
+        (("BT", (0, 0)), ("SH", (0, 1))),
+        (("BT", (1, 0)), ("BT", (0, 2))),
+        (("PT", (1, 1)), ("BH", (1, 2))),
+        (("NH", (2, 0)), ("NH", (2, 2))),
+        (("LC", (2, 1)), ("NC", (3, 0))),
+        (("PC", (3, 1)), ("NC", (3, 2))),
+    ]
+    state = game(*[(p0[0], p1[0]) for p0, p1 in turns], width=3, height=4, altitude=2,
+                 turns=len(turns))
+    for hands in turns:
+        for hand, _ in hands:  # a hand is offered lower type first
+            keep, other = (LETTERS.index(c) for c in hand)
+            state.apply(KEEP_BASE + int(keep > other))
+        state.apply(ME_FIRST)
+        first = state.current_player
+        for p in (first, 1 - first):
+            state.apply(cell_action(state, *hands[p][1]))
+    assert state.is_terminal()
+    pipes = state.boards[PIPE]
+    holders = state.boards[BOX] | state.boards[SHELF] | state.boards[NEST]
+    assert (pipes & holders << 1).bit_count() == (pipes & holders >> 1).bit_count() == 2
+    assert upper_bound(state.chance[0], state.options) >= state.total
+    # the end of the programme at this grid's counts: 4 tops (the floor's 3 carriers and
+    # the shelf) of which the pipes used 2, 7 hangers at altitude (3 free gaps), 2 pipes
+    model = _model(state.options)
+    sides = model._pipe_sides(np.array(3 * model.fills + 1), np.array(2), np.array(2))
+    assert sides == 2 * 2 * 2 * PIPE_SIDE_POINTS

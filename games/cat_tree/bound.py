@@ -8,16 +8,18 @@ scores nothing (dismissed, or detached from the tree). The facts (docs/rules/cat
 for the rules they follow from):
 
 1. **Points.** A counted card scores at most its base points (doubled at altitude); a
-   toy or scratcher at most as its own group; a low pipe at most 5 + 3 + 3; a pipe at
-   altitude 10 plus 6 per attached side (fact 5).
+   toy or scratcher at most as its own group; a pipe 5 plus 3 per attached side, or at
+   altitude 10 plus 6 (fact 5).
 2. **Tops.** A pipe, scratcher or toy at altitude, and a box or nest at altitude that is
    not hung (fact 3), stands on a carrier (scratcher, box, shelf, nest) directly below
    it, placed earlier, in a row from ``altitude_row - 1`` up; a carrier holds one piece.
    So such a placement needs a free *top*: the tops are the carriers counted at altitude
-   or in the row just under it, minus the pieces already standing on them. Pipes and
-   toys use one up; a scratcher, box or nest standing on one offers its own (net 0); a
-   shelf (placed anywhere off the floor) adds one. The carrier under a piece touches it,
-   so it counts too.
+   or in the row just under it, minus the pieces already standing on them. A pipe uses
+   one up; a scratcher, box or nest standing on one offers its own (net 0); a shelf
+   (placed anywhere off the floor) adds one. A toy uses one up too, but the programme
+   keeps it counted: a stack of pieces topped by a toy still offers pipes its sides
+   (fact 5), and tracking toys apart cost twice the time for a fifth of a point. The
+   carrier under a piece touches it, so it counts too.
 3. **Gaps.** A hammock or catwalk (and a box or nest hung instead of standing) fills a
    *gap*: the cell between two hangers (box, shelf, nest) of its row, placed earlier;
    so does, in the end, a pipe with two sides. A row with k hangers has at most k - 1
@@ -32,10 +34,24 @@ for the rules they follow from):
    which stands on another one row lower, and so on to the floor or to a shelf (or a
    hung box or nest): a *chain* of non-shelf carriers from the floor, or one low shelf,
    or one hung low box or nest, placed earlier, per such carrier.
-5. **Pipe sides.** A pipe's attached side is a hanger beside it in its row. At altitude
-   (``pipe_sides="hangers"``) a pipe with two sides fills a gap (fact 3), so there are
-   at most as many as the free gaps at the end; any other pipe has at most one side,
-   and none has a side if no hanger counts at altitude.
+5. **Pipe sides.** A pipe's attached side is a hanger beside it in its row
+   (``pipe_sides="hangers"``); sides are counted at the end, as hangers may come after
+   the pipe. At altitude a pipe with two sides fills a gap (fact 3), so there are at
+   most as many as the free gaps; any other pipe has at most one side, and none has a
+   side if no hanger counts at altitude. The pieces at altitude form *stacks* (a shelf,
+   a hung box or nest, or a carrier under altitude, and what stands on it, one on
+   another), as many as the tops of fact 2 ever counted; a pipe ends its stack, and
+   its sides are cells of the stacks in the two columns beside it, which pass its row.
+   The highest pipe with a side therefore has its sides in stacks not ended by a pipe
+   with a side (the free tops and the pipes without one): one is needed, two for two
+   sides, and two for the highest two-sided pipe among stacks not ended by a two-sided
+   pipe. When there are only two of those, every two-sided pipe lies in the column
+   between them (the leftmost and rightmost two-sided pipes have one of them beside
+   it), one pipe every other row: at most ceil(rows at altitude / 2). Below altitude,
+   with h hangers and m hanging pieces, the gaps hold the hanging pieces and the
+   two-sided pipes, so these are at most h - m - 1; each hanger has two neighbours, of
+   which a hanging piece takes two and a pipe's side one, so there are at most
+   2 (h - m) sides.
 6. **Support.** If a card counts at altitude, at least ``support_needed`` cards count
    below altitude: either its part is ground-connected, and it covers every row from the
    floor to altitude, or the ground-connected structure reaches a row at most
@@ -45,10 +61,11 @@ for the rules they follow from):
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, counted low cards up to the support needed, free tops at altitude,
 the gaps of fact 3 at altitude, pipes at altitude, low hangers minus hanging pieces,
-the chain under altitude). Counts from a cap up stand for "unlimited" (a state with more
+the chain under altitude, low pipes). Counts from a cap up stand for "unlimited" (a state with more
 of a resource can do everything one with less can), so the caps only loosen the bound.
-It runs backwards over the turns on numpy tables over all states: the value of a state
-is the most a game can still add from it, so the bound is the value of the empty start.
+It runs forwards over the turns to find the states the deal's cards can reach (a few
+percent of the table), then backwards over those: the value of a state is the most a
+game can still add from it, so the bound is the value of the empty start.
 Each turn either partner's card may be placed first, and each partner keeps either card
 of their hand.
 
@@ -86,10 +103,12 @@ HANGING = (HAMMOCK, CATWALK)
 
 # the state's axes: a card counts at altitude, counted low cards (support), free tops at
 # altitude, the gaps at altitude (free capacity x fill of the last row), pipes at
-# altitude, low hangers minus hanging pieces, the chain under altitude
-ALT, SUPPORT, TOPS, HANG, PIPES, LOW_HANG, CHAIN = range(7)
-# caps of TOPS, HANG (its free capacity) and LOW_HANG: that many or more is "unlimited"
-CAPS = (3, 6, 3)
+# altitude, low hangers minus hanging pieces, the chain under altitude, low pipes
+ALT, SUPPORT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES = range(8)
+# caps of TOPS, HANG (its free capacity) and LOW_HANG: that many or more is "unlimited";
+# free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes used some
+CAPS = (5, 6, 3)
+MAX_PIPES = 4  # pipes in a deck: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 
 
@@ -104,7 +123,8 @@ def support_needed(options: CatTreeOptions) -> int:
 
 
 class _Model:
-    """The moves of every card type as gathers over the flattened state space."""
+    """The state space (flattened), the moves of every card type on it, and the points
+    the end of a game adds (the pipes' sides)."""
 
     def __init__(self, options: CatTreeOptions):
         a = options.altitude_row
@@ -114,9 +134,11 @@ class _Model:
         self.need = need = support_needed(options)
         self.any_pipe = any_pipe = options.pipe_sides == "any"
         tops, hang, low_hang = CAPS
-        split = has_alt and not all_alt  # both levels exist
+        self.split = split = has_alt and not all_alt  # both levels exist
         # a row of ``width`` cells holds at most ``kmax`` hangers with a gap between each
         self.kmax = kmax = (options.width + 1) // 2
+        # pipes one column can hold at altitude (each stands on a carrier: not two in a row)
+        self.column_pipes = (options.height - a + 1) // 2
         self.fills = fills = kmax + 1  # no hanger yet, or 1..kmax in the last row
         self.hang_cap = hang
         self.shape = shape = (
@@ -124,31 +146,58 @@ class _Model:
             need + 1,
             tops + 1 if split else 1,
             (hang + 1) * fills if has_alt else 1,
-            5 if has_alt and not any_pipe else 1,
+            MAX_PIPES + 1 if has_alt and not any_pipe else 1,
             low_hang + 1 if not all_alt else 1,
             a + 1 if has_alt and a >= 2 else 1,  # chain heights 0..a-2, a base, unlimited
+            MAX_PIPES + 1 if not all_alt and not any_pipe else 1,
         )
         self.size = int(np.prod(shape))
-        coords = [c.reshape(-1) for c in np.indices(shape)]
-        strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
-        self.moves = [self._compile(self._moves(kind), coords, strides)
-                      for kind in range(NUM_TYPES)]
+        self.strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+        self.moves = [self._compile(self._moves(kind)) for kind in range(NUM_TYPES)]
+        self.coords = coords = [c.reshape(-1) for c in np.indices(shape, dtype=np.int8)]
         end = np.zeros(shape, dtype=np.int32)
         if shape[PIPES] > 1:  # fact 5
-            pipes = np.arange(shape[PIPES]).reshape(1, 1, 1, 1, -1, 1, 1)
-            hang = np.arange(shape[HANG])
-            free = hang // fills
-            free = np.where(free == self.hang_cap, 2 * NUM_TYPES, free).reshape(1, 1, 1, -1, 1, 1, 1)
-            any_hanger = (hang % fills != 0).reshape(1, 1, 1, -1, 1, 1, 1)
-            # two-sided pipes fill gaps (at most ``free`` of them); the others have at
-            # most one side each (none without a hanger); a side at altitude is worth 6
-            two = np.minimum(pipes, free)
-            end = end + np.where(any_hanger, 2 * 2 * PIPE_SIDE_POINTS * two
-                                 + 2 * PIPE_SIDE_POINTS * (pipes - two), 0)
+            end += self._pipe_sides(*(coords[i].reshape(shape) for i in (HANG, PIPES, TOPS)))
+        if shape[LOW_PIPES] > 1:
+            end += self._low_pipe_sides(*(coords[i].reshape(shape) for i in (LOW_HANG, LOW_PIPES)))
         if need and shape[ALT] == 2:  # fact 6
             end[1, :need] = IMPOSSIBLE
         self.end = end.astype(np.int16).reshape(-1)
         self.start = 0  # every axis at 0
+
+    def _pipe_sides(self, hang, pipes, tops):
+        """Fact 5 at altitude: the most side points of the pipes there, each two-sided,
+        one-sided or without a side."""
+        fills, unlimited = self.fills, 2 * NUM_TYPES
+        free = hang // fills
+        free = np.where(free == self.hang_cap, unlimited, free)
+        any_hanger = hang % fills != 0
+        stacks = np.where(tops == self.shape[TOPS] - 1, unlimited, tops) if self.split else unlimited
+        best = np.zeros(hang.shape, dtype=np.int32)
+        for two in range(self.shape[PIPES]):
+            for one in range(self.shape[PIPES] - two):
+                ok = (pipes >= two + one) & (free >= two)
+                # stacks not topped by a pipe with a side, and by a two-sided one
+                others = stacks + pipes - two - one
+                if two or one:
+                    ok &= any_hanger & (others >= 1)
+                if two:
+                    ok &= (others + one >= 3) | ((others + one == 2) & (two <= self.column_pipes))
+                points = 2 * PIPE_SIDE_POINTS * (2 * two + one)
+                best = np.where(ok, np.maximum(best, points), best)
+        return best
+
+    def _low_pipe_sides(self, low_hang, pipes):
+        """Fact 5 below altitude: the most side points of the low pipes (``low_hang`` is
+        h - m, hangers minus hanging pieces)."""
+        unlimited = 2 * MAX_PIPES
+        hangers = np.where(low_hang == self.shape[LOW_HANG] - 1, unlimited, low_hang)
+        best = np.zeros(low_hang.shape, dtype=np.int32)
+        for two in range(MAX_PIPES + 1):
+            for one in range(MAX_PIPES + 1 - two):
+                ok = (pipes >= two + one) & (hangers - 1 >= two) & (2 * hangers >= 2 * two + one)
+                best = np.where(ok, np.maximum(best, PIPE_SIDE_POINTS * (2 * two + one)), best)
+        return best
 
     def _moves(self, kind: int):
         """Every way a ``kind`` card can be played: (points, {axis: change}, {axis: at
@@ -171,7 +220,11 @@ class _Model:
                     change[LOW_HANG] = "up"
                 if kind in CARRIERS and self.shape[CHAIN] > 1:
                     change[CHAIN] = "extend"
-                points = base + (2 * PIPE_SIDE_POINTS if kind == PIPE else 0)
+                points = base
+                if kind == PIPE and self.any_pipe:  # any neighbour attaches a side
+                    points += 2 * PIPE_SIDE_POINTS
+                elif kind == PIPE:  # its sides count at the end (fact 5)
+                    change[LOW_PIPES] = "up"
                 out.append((points, change, {}))
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
                     out.append((base, {**low, CHAIN: "base"}, {LOW_HANG: 2}))
@@ -203,7 +256,7 @@ class _Model:
                 out.append((points, up, top))
             elif kind in (PIPE, TOY):
                 change = dict(up)
-                if not self.all_alt:
+                if not self.all_alt and kind == PIPE:  # a toy keeps its top (fact 2)
                     change[TOPS] = "down"
                 if kind == PIPE:
                     if self.any_pipe:
@@ -215,16 +268,20 @@ class _Model:
                 out.append((points, {**up, HANG: "hang"}, {HANG: 1}))
         return out
 
-    def _compile(self, moves, coords, strides):
-        """Each move as (target state of every state, or ``size`` when not allowed)."""
-        size, shape, a = self.size, self.shape, self.a
-        targets, points = [], []
+    def _compile(self, moves):
+        """Each move as (points, its axis changes): per axis it changes or constrains,
+        (axis, the index change for each value of the axis, the values that allow the
+        move or None). A state's index plus the changes of its axes' values is the
+        target (tables of targets over every state would take hundreds of megabytes)."""
+        shape, a = self.shape, self.a
+        out = []
         for gain, change, least in moves:
-            allowed = np.ones(size, dtype=bool)
-            target = np.zeros(size, dtype=np.int64)
+            ops = []
             for axis, n in enumerate(shape):
-                c = coords[axis]
-                op = change.get(axis) if n > 1 else None
+                if n == 1 or (axis not in change and axis not in least):
+                    continue
+                c = np.arange(n)
+                op = change.get(axis)
                 if op is None:
                     t = c
                 elif op == "set":
@@ -240,18 +297,35 @@ class _Model:
                 elif op == "use":  # the base is taken
                     t = np.where(c == a, a, 0)
                 elif op in ("hanger", "hung", "hang"):
-                    t = np.array([self._hang(int(x), op) for x in range(n)])[c]
+                    t = np.array([self._hang(int(x), op) for x in range(n)])
                 else:
                     raise ValueError(op)
-                if axis in least and n > 1:
+                allowed = None
+                if axis in least:
                     if axis == HANG:  # free capacity, not the row fill
-                        allowed &= c // self.fills >= least[axis]
+                        allowed = c // self.fills >= least[axis]
                     else:
-                        allowed &= c >= min(least[axis], n - 1)
-                target += t * strides[axis]
-            targets.append(np.where(allowed, target, size))
-            points.append(gain)
-        return np.array(targets, dtype=np.intp), np.array(points, dtype=np.int16)[:, None]
+                        allowed = c >= min(least[axis], n - 1)
+                ops.append((axis, (t - c) * self.strides[axis], allowed))
+            out.append((gain, ops))
+        return out
+
+    def _targets(self, kind: int, at: np.ndarray, coords: dict):
+        """For each move of ``kind``: its points and the target of each state of ``at``
+        (``size`` where the move is not allowed). ``coords`` caches the axis values of
+        the states of ``at``."""
+        size = self.size
+        for gain, ops in self.moves[kind]:
+            target = at.copy()
+            ok = None
+            for axis, delta, allowed in ops:
+                c = coords.get(axis)
+                if c is None:
+                    c = coords[axis] = self.coords[axis][at].astype(np.intp)
+                target += delta[c]
+                if allowed is not None:
+                    ok = allowed[c] if ok is None else ok & allowed[c]
+            yield gain, (target if ok is None else np.where(ok, target, size))
 
     def _hang(self, value: int, op: str) -> int:
         """The HANG value after a hanger joins (``hanger``), a hanger is hung in a gap
@@ -273,16 +347,39 @@ class _Model:
             return free * fills + 1
         return add(free, 1) * fills + fill + 1
 
-    def pull(self, values: np.ndarray, kinds) -> np.ndarray:
-        """The value of each state before placing one card of ``kinds`` (the best
-        choice among them and their moves), given the values after."""
-        ext = np.append(values, np.int16(IMPOSSIBLE))
-        best = values  # any card may score nothing, changing nothing
+    def push(self, reach: np.ndarray, kinds, also=None) -> np.ndarray:
+        """The states (indices, sorted) reachable after placing one card of ``kinds``
+        from the states ``reach``, by any of its moves or scoring nothing; with the
+        states ``also``, if given."""
+        seen = np.zeros(self.size + 1, dtype=bool)  # the last: a move not allowed
+        seen[reach] = True
+        if also is not None:
+            seen[also] = True
+        coords = {}
         for kind in kinds:
-            targets, points = self.moves[kind]
-            if len(targets):
-                best = np.maximum(best, (ext[targets] + points).max(axis=0))
+            for _, target in self._targets(kind, reach, coords):
+                seen[target] = True
+        return np.flatnonzero(seen[:-1])
+
+    def pull(self, values: np.ndarray, kinds, at: np.ndarray) -> np.ndarray:
+        """The value of each state of ``at`` before placing one card of ``kinds`` (the
+        best choice among them and their moves), given the ``table`` of values after."""
+        best = values[at]  # any card may score nothing, changing nothing
+        coords = {}
+        for kind in kinds:
+            for gain, target in self._targets(kind, at, coords):
+                best = np.maximum(best, values[target] + np.int16(gain))
         return best
+
+    def table(self, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """The values of the states ``at`` as a table over every state, plus one entry,
+        ``IMPOSSIBLE``, the target of moves not allowed. The other states are left unset:
+        only the states a game on the deal can reach are worked out (a few percent of
+        all of them), and only they are ever read."""
+        out = np.empty(self.size + 1, dtype=np.int16)
+        out[at] = values
+        out[-1] = IMPOSSIBLE
+        return out
 
 
 @lru_cache(maxsize=16)
@@ -294,11 +391,19 @@ def upper_bound(deck, options: CatTreeOptions | None = None) -> int:
     """An upper bound on the final score of any game played on ``deck``."""
     o = options or CatTreeOptions()
     model = _model(o)
-    values = model.end
-    for t in range(o.turns - 1, -1, -1):
-        first = set(deal_of(deck, t, 0))
-        second = set(deal_of(deck, t, 1))
-        # either partner places first; each keeps either card
-        values = np.maximum(model.pull(model.pull(values, second), first),
-                            model.pull(model.pull(values, first), second))
+    hands = [(set(deal_of(deck, t, 0)), set(deal_of(deck, t, 1))) for t in range(o.turns)]
+    # forwards: the states each stage can reach (either partner places first)
+    reach = np.array([model.start])
+    stages = []
+    for first, second in hands:
+        after_first, after_second = model.push(reach, first), model.push(reach, second)
+        stages.append((reach, after_first, after_second))
+        reach = model.push(after_first, second, model.push(after_second, first))
+    # backwards: the most a game can still add from each of them
+    values = model.table(reach, model.end[reach])
+    for (reach, after_first, after_second), (first, second) in zip(stages[::-1], hands[::-1]):
+        first_places = model.table(after_first, model.pull(values, second, after_first))
+        second_places = model.table(after_second, model.pull(values, first, after_second))
+        values = model.table(reach, np.maximum(model.pull(first_places, first, reach),
+                                               model.pull(second_places, second, reach)))
     return max(int(values[model.start]), 0)
