@@ -298,3 +298,27 @@ def test_bound_allows_two_two_sided_pipes_in_one_column():
     model = _model(state.options)
     sides = model._pipe_sides(np.array(3 * model.fills + 1), np.array(2), np.array(2))
     assert sides == 2 * 2 * 2 * PIPE_SIDE_POINTS
+
+
+def test_bound_counts_low_pipe_sides_from_the_low_hangers():
+    # Below altitude a hanger has two neighbours: one box gives two pipes a side each
+    # (P B P), two hangers give one pipe both sides (B P B), and a hanging piece between
+    # two hangers leaves them one side each. Hangers minus hanging pieces, pipes: sides.
+    model = _model(CatTreeOptions())
+    cases = {(0, 2): 0, (1, 1): 1, (1, 2): 2, (1, 4): 2, (2, 1): 2, (2, 2): 3, (2, 4): 4}
+    for (hangers, pipes), sides in cases.items():
+        got = model._low_pipe_sides(np.array(hangers), np.array(pipes))
+        assert got == sides * PIPE_SIDE_POINTS, (hangers, pipes)
+    # and a game that ends with P B P on the floor (sides 1 + 1) stays under the bound
+    from tests.test_cat_tree_rules import cell_action, game
+
+    state = game(("PT", "BT"), ("PT", "TH"), turns=2)
+    for keeps, cells in (((0, 0), ((0, 0), (0, 1))), ((0, 1), ((0, 2), (0, 6)))):
+        for keep in keeps:  # of a hand offered lower type first
+            state.apply(KEEP_BASE + keep)
+        state.apply(ME_FIRST)
+        first = state.current_player
+        for p in (first, 1 - first):
+            state.apply(cell_action(state, *cells[p]))
+    assert state.total == 2 * (5 + PIPE_SIDE_POINTS) + 5 + 5
+    assert upper_bound(state.chance[0], state.options) >= state.total
