@@ -5,24 +5,26 @@ oracle (``catzoo.games.cat_tree.oracle.solve``: the best plan its search finds k
 every card, and an upper bound), then plays the heuristic and the random bot at both
 seats on the same deal, and prints:
 
-* the oracle's deals/s (one core; the heuristic's own game is part of each solve);
+* the oracle's deals/s, in ``--workers`` processes (default: one per core) and per
+  process (the heuristic's own game is part of each solve);
 * mean scores: oracle, upper bound, heuristic, random;
 * the heuristic and random as "% of oracle" (mean over deals of bot / oracle score), and
   the oracle as "% of bound" (how close the search comes to what is provably possible).
 
-Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--beam B] [--width W]
-[--refine TURN,BEAM,WIDTH]`` (the search's effort: see ``solve``).
+Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--workers K] [--beam B]
+[--width W] [--refine TURN,BEAM,WIDTH]`` (the search's effort: see ``solve``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
 
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import REFINE, deals, percent_of_oracle, play_policies, solve
+from catzoo.games.cat_tree.oracle import REFINE, deals, percent_of_oracle, play_policies, solve_all
 from catzoo.policies.random_policy import RandomPolicy
 
 
@@ -39,6 +41,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes solving deals (default: one per core)")
     parser.add_argument("--beam", type=int, default=4)
     parser.add_argument("--width", type=int, default=2)
     parser.add_argument("--refine", type=_refine, default=REFINE,
@@ -49,8 +53,9 @@ def main(argv=None) -> None:
     decks = deals(args.deals, seed=args.seed, options=options)
     oracle, bound, heuristic, random_ = [], [], [], []
     start = time.perf_counter()
-    for i, deck in enumerate(decks):
-        result = solve(deck, options, beam=args.beam, width=args.width, refine=args.refine)
+    results = solve_all(decks, options, workers=args.workers, beam=args.beam,
+                        width=args.width, refine=args.refine)
+    for i, result in enumerate(results):
         oracle.append(result.score)
         bound.append(result.upper_bound)
         heuristic.append(result.heuristic_score)
@@ -63,9 +68,11 @@ def main(argv=None) -> None:
         random_.append(play_policies(deck, bots, options).total)
 
     exact = sum(o == b for o, b in zip(oracle, bound))
-    print(f"deals: {len(decks)}  oracle: {len(decks) / elapsed:.2f} deals/s "
-          f"({elapsed:.0f} s, beam {args.beam}, width {args.width}, "
-          f"second pass {args.refine}, one core)")
+    workers = max(1, args.workers)
+    print(f"deals: {len(decks)}  oracle: {len(decks) / elapsed:.2f} deals/s in {workers} "
+          f"process{'es' if workers > 1 else ''}, {len(decks) / elapsed / workers:.2f} per "
+          f"process ({elapsed:.0f} s; beam {args.beam}, width {args.width}, "
+          f"second pass {args.refine})")
     print(f"mean score   oracle {np.mean(oracle):6.1f}   upper bound {np.mean(bound):6.1f}   "
           f"heuristic {np.mean(heuristic):6.1f}   random {np.mean(random_):6.1f}")
     print(f"heuristic: {percent_of_oracle(heuristic, oracle):5.1f}% of oracle   "

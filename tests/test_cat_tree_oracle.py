@@ -19,6 +19,7 @@ from catzoo.games.cat_tree.oracle import (
     percent_of_oracle,
     play_policies,
     solve,
+    solve_all,
 )
 from catzoo.games.cat_tree.options import BOX, LETTERS, NEST, PIPE, PIPE_SIDE_POINTS, SHELF
 from catzoo.games.cat_tree.state import KEEP_BASE, ME_FIRST, PARTNER_FIRST
@@ -322,3 +323,24 @@ def test_bound_counts_low_pipe_sides_from_the_low_hangers():
             state.apply(cell_action(state, *cells[p]))
     assert state.total == 2 * (5 + PIPE_SIDE_POINTS) + 5 + 5
     assert upper_bound(state.chance[0], state.options) >= state.total
+
+
+def test_solve_all_in_two_processes_gives_the_results_of_one():
+    options = CatTreeOptions(turns=3)
+    decks = deals(6, seed=77, options=options)
+    one = list(solve_all(decks, options, beam=2))
+    assert list(solve_all(decks, options, workers=2, beam=2)) == one
+    assert [r.score for r in one] == [solve(d, options, beam=2).score for d in decks]
+
+
+def test_oracle_benchmark_prints_its_figures(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "cat_tree_oracle.py"
+    spec = importlib.util.spec_from_file_location("cat_tree_oracle_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--deals", "4", "--workers", "2", "--beam", "1", "--refine", "8,1,1"])
+    out = capsys.readouterr().out
+    assert "deals: 4" in out and "in 2 processes" in out and "% of bound" in out

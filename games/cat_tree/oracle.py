@@ -45,8 +45,10 @@ deal, not a proven optimum, unless ``exact``.
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from catzoo.games.cat_tree.bound import upper_bound
 from catzoo.games.cat_tree.options import (
@@ -607,6 +609,25 @@ def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int
         best_score, best_actions = found, tuple(actions)
     ub = max(upper_bound(deck, o), best_score) if bound else best_score
     return OracleResult(best_score, ub, best_actions, greedy.total)
+
+
+def solve_all(decks, options: CatTreeOptions | None = None, workers: int = 1, **search):
+    """``solve`` each deck (keyword arguments as ``solve``'s), in ``workers`` processes:
+    the results, in the decks' order, as they come (a generator)."""
+    if workers <= 1:
+        for deck in decks:
+            yield solve(deck, options, **search)
+        return
+    decks = [tuple(d) for d in decks]
+    # fork starts a worker in milliseconds; spawn where fork is unavailable
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+    try:
+        chunk = max(1, min(16, len(decks) // (4 * workers)))
+        yield from pool.map(partial(solve, options=options, **search), decks, chunksize=chunk)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def percent_of_oracle(policy_scores, oracle_scores) -> float:
