@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
 from catzoo.games.cat_tree.bound import _model, upper_bound
+from catzoo.games.cat_tree.options import BOX, LETTERS, NEST, PIPE, PIPE_SIDE_POINTS, SHELF
 from catzoo.games.cat_tree.oracle import (
     SETTINGS,
     deals,
@@ -21,10 +21,10 @@ from catzoo.games.cat_tree.oracle import (
     solve,
     solve_all,
 )
-from catzoo.games.cat_tree.options import BOX, LETTERS, NEST, PIPE, PIPE_SIDE_POINTS, SHELF
 from catzoo.games.cat_tree.state import KEEP_BASE, ME_FIRST, PARTNER_FIRST
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 from catzoo.policies.random_policy import RandomPolicy
+from tests.test_cat_tree_rules import cell_action, game
 
 DEALS = deals(4, seed=500)
 
@@ -259,7 +259,6 @@ def test_search_facts_of_a_child_grid_are_those_computed_afresh():
                     boards = after
 
 
-
 def test_bound_allows_two_two_sided_pipes_in_one_column():
     # The tightest case of the stack argument (fact 5 of bound.py): only two stacks not
     # ended by a two-sided pipe (the columns of boxes and nests), and between them two
@@ -269,8 +268,6 @@ def test_bound_allows_two_two_sided_pipes_in_one_column():
     #   2 | N L N
     #   1 | B P B
     #   0 | B S B
-    from tests.test_cat_tree_rules import cell_action, game
-
     turns = [  # (player 0's hand, (row, column) of its kept card), (player 1's ...)
         (("BT", (0, 0)), ("SH", (0, 1))),
         (("BT", (1, 0)), ("BT", (0, 2))),
@@ -311,8 +308,6 @@ def test_bound_counts_low_pipe_sides_from_the_low_hangers():
         got = model._low_pipe_sides(np.array(hangers), np.array(pipes))
         assert got == sides * PIPE_SIDE_POINTS, (hangers, pipes)
     # and a game that ends with P B P on the floor (sides 1 + 1) stays under the bound
-    from tests.test_cat_tree_rules import cell_action, game
-
     state = game(("PT", "BT"), ("PT", "TH"), turns=2)
     for keeps, cells in (((0, 0), ((0, 0), (0, 1))), ((0, 1), ((0, 2), (0, 6)))):
         for keep in keeps:  # of a hand offered lower type first

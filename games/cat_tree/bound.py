@@ -172,7 +172,9 @@ class _Model:
         free = hang // fills
         free = np.where(free == self.hang_cap, unlimited, free)
         any_hanger = hang % fills != 0
-        stacks = np.where(tops == self.shape[TOPS] - 1, unlimited, tops) if self.split else unlimited
+        stacks = unlimited
+        if self.split:
+            stacks = np.where(tops == self.shape[TOPS] - 1, unlimited, tops)
         best = np.zeros(hang.shape, dtype=np.int32)
         for two in range(self.shape[PIPES]):
             for one in range(self.shape[PIPES] - two):

@@ -45,7 +45,6 @@ deal, not a proven optimum, unless ``exact``.
 
 from __future__ import annotations
 
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -619,10 +618,7 @@ def solve_all(decks, options: CatTreeOptions | None = None, workers: int = 1, **
             yield solve(deck, options, **search)
         return
     decks = [tuple(d) for d in decks]
-    # fork starts a worker in milliseconds; spawn where fork is unavailable
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context)
+    pool = ProcessPoolExecutor(workers)  # any start method: workers only import the oracle
     try:
         chunk = max(1, min(16, len(decks) // (4 * workers)))
         yield from pool.map(partial(solve, options=options, **search), decks, chunksize=chunk)
