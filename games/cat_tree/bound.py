@@ -61,8 +61,9 @@ for the rules they follow from):
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, counted low cards up to the support needed, free tops at altitude,
 the gaps of fact 3 at altitude, pipes at altitude, low hangers minus hanging pieces,
-the chain under altitude, low pipes). Counts from a cap up stand for "unlimited" (a state with more
-of a resource can do everything one with less can), so the caps only loosen the bound.
+the chain under altitude, low pipes). Counts from a cap up stand for "unlimited" (a
+state with more of a resource can do everything one with less can), so the caps only
+loosen the bound.
 It runs forwards over the turns to find the states the deal's cards can reach (a few
 percent of the table), then backwards over those: the value of a state is the most a
 game can still add from it, so the bound is the value of the empty start.
@@ -70,8 +71,9 @@ Each turn either partner's card may be placed first, and each partner keeps eith
 of their hand.
 
 What the programme ignores (so it only loosens the bound): where on the grid a piece
-goes beyond these counts, the grid's height, toy distances and scratcher rows, how the
-support column stacks, and which parts touch which. On small games it is often exact
+goes beyond these counts (the grid's height only limits the pipes of one column, fact
+5), toy distances and scratcher rows, how the support column stacks, and which parts
+touch which. On small games it is often exact
 (``tests/test_cat_tree_oracle.py`` compares it with every game of small deals).
 """
 
@@ -85,6 +87,7 @@ from catzoo.games.cat_tree.options import (
     BASE_POINTS,
     BOX,
     CATWALK,
+    COPIES,
     HAMMOCK,
     NEST,
     NUM_TYPES,
@@ -108,7 +111,7 @@ ALT, SUPPORT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES = range(8)
 # caps of TOPS, HANG (its free capacity) and LOW_HANG: that many or more is "unlimited";
 # free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes used some
 CAPS = (5, 6, 3)
-MAX_PIPES = 4  # pipes in a deck: the pipe axes count them exactly
+MAX_PIPES = COPIES  # the deck's pipes: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 
 
@@ -131,7 +134,7 @@ class _Model:
         self.a = a
         self.has_alt = has_alt = a < options.height
         self.all_alt = all_alt = has_alt and a == 0  # the floor row is at altitude
-        self.need = need = support_needed(options)
+        need = support_needed(options)
         self.any_pipe = any_pipe = options.pipe_sides == "any"
         tops, hang, low_hang = CAPS
         self.split = split = has_alt and not all_alt  # both levels exist
