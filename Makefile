@@ -11,7 +11,8 @@ DEMO := runs/demo-$(shell date +%Y%m%d-%H%M%S)
 
 .PHONY: run show test bench clean
 
-$(STAMP): pyproject.toml setup.py
+# The compiled rules cores are built at install: editing one installs again.
+$(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
 	touch $(STAMP)

@@ -4,9 +4,13 @@ The repository keeps ``envs/``, ``games/``, ``policies/``... at its top level (t
 project asked for) while users import ``catzoo.envs`` and friends. pyproject.toml cannot
 express a mapping that discovers sub-packages, so this file does only that; all metadata
 stays in pyproject.toml.
+
+It also builds the compiled rules cores (Cython, see each ``.pyx``): the per-step rules of
+the card games, which in Python cost more than the PettingZoo API calling them.
 """
 
-from setuptools import find_packages, setup
+from Cython.Build import cythonize
+from setuptools import Extension, find_packages, setup
 
 TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web"]
 
@@ -21,5 +25,16 @@ for top in TOP_LEVEL:
 PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
                                "static/games/*.js"]}
 
+# Compiled cores: (module, source). The .c files are generated at build time, not kept.
+CORES = [
+    ("catzoo.games.chance", "games/chance.pyx"),
+    ("catzoo.games.cat_in_the_box.round_core", "games/cat_in_the_box/round_core.pyx"),
+]
+ext_modules = cythonize(
+    [Extension(name, [source]) for name, source in CORES],
+    compiler_directives={"language_level": 3},
+    quiet=True,
+)
+
 setup(packages=packages, package_dir=package_dir, package_data=PACKAGE_DATA,
-      include_package_data=True)
+      include_package_data=True, ext_modules=ext_modules)

@@ -22,12 +22,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from functools import lru_cache
-from itertools import repeat
-from operator import mul
 from typing import Any, ClassVar
 
 import numpy as np
+
+from catzoo.games.chance import shuffle, shuffle_as_random  # noqa: F401  (engines import them here)
 
 TERMINAL = -1
 
@@ -375,47 +374,6 @@ def bits_to_mask(bits: int, size: int) -> np.ndarray:
 def _word_table() -> list[bytes]:
     _WORD_BITS.extend(_BYTE_BITS[i & 0xFF] + _BYTE_BITS[i >> 8] for i in range(1 << 16))
     return _WORD_BITS
-
-
-# The generator's C method, mapped without a Python call per draw (so ``rng`` must be a
-# plain ``random.Random``, as the engines' are: a subclass's own ``random`` is bypassed).
-_RANDOM = random.Random.random
-
-
-def shuffle(items: list, rng: random.Random) -> None:
-    """Shuffle in place, uniformly (Fisher-Yates).
-
-    Engines shuffle a deck every round; ``random.shuffle`` spends most of its time in
-    Python-level integer draws, and one ``rng.random()`` per card is about twice as fast.
-    Its bias (a float has 53 bits) is far below anything a deck of cards can show. The
-    draws and the positions they pick are made by C-level maps, leaving only the swaps
-    to Python (the same swaps as ``j = int(rng.random() * (i + 1))`` for i from the end).
-    """
-    n = len(items)
-    picks = map(int, map(mul, map(_RANDOM, repeat(rng, n - 1)), range(n, 1, -1)))
-    for i, j in zip(range(n - 1, 0, -1), picks):
-        items[i], items[j] = items[j], items[i]
-
-
-def shuffle_as_random(items: list, rng: random.Random) -> None:
-    """Exactly ``rng.shuffle(items)``: the same draws from ``rng`` and the same order.
-
-    The library's shuffle makes two Python calls per card (``_randbelow``, then
-    ``getrandbits``); this is its algorithm inlined, for the deals engines make every
-    round. Engines that draw their deals this way keep the deals every seed gave before.
-    """
-    getrandbits = rng.getrandbits
-    for i, n, k in _draw_ranges(len(items)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-@lru_cache(maxsize=64)
-def _draw_ranges(length: int) -> tuple[tuple[int, int, int], ...]:
-    """Fisher-Yates from the end: each position, the range of its pick and its bits."""
-    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 def _jsonable(value):

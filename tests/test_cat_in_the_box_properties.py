@@ -126,13 +126,13 @@ def test_resample_respects_an_exceptional_red_lead():
     for seed in range(400):
         s = CatInTheBoxState.new(num_players=3, seed=seed)
         rng = random.Random(seed)
-        while not s.is_terminal() and not s._red_lead_exceptions:
+        while not s.is_terminal() and not s.red_lead_exceptions:
             s.apply(rng.choice(s.legal_actions()))
-        if s._red_lead_exceptions and not s.is_terminal():
+        if s.red_lead_exceptions and not s.is_terminal():
             break
     else:
         raise AssertionError("no exceptional red lead found in 400 games")
-    leader, declarable = s._red_lead_exceptions[0]
+    leader, declarable = s.red_lead_exceptions[0]
     viewer = (leader + 1) % 3
     for i in range(20):
         r = s.resample(viewer, random.Random(i))

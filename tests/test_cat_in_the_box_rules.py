@@ -189,23 +189,24 @@ def test_trick_winner_rules():
 def _position(n, hands, tokens=(), markers=None, to_act=0, trick=(), red_broken=False):
     """A play-phase position set up directly (for rules that arise late in a round)."""
     s = CatInTheBoxState.new(num_players=n, seed=0)
-    s.phase = 2
-    s.counts = [[list(h).count(k + 1) for k in range(9)] for h in hands]
-    s._hand_bits = [bits_of(k - 1 for k in h) for h in hands]
-    s.tokens = [0] * n
+    core = s._core
+    f = core.fields()
+    f["phase"] = 2
+    f["counts"] = [[list(h).count(k + 1) for k in range(9)] for h in hands]
+    f["tokens"] = [0] * n
     for p, owned in enumerate(tokens):
-        s.tokens[p] = spaces(*owned)
-    taken = 0
-    for t in s.tokens:
-        taken |= t
-    s._empty_bits &= ~taken
+        f["tokens"][p] = spaces(*owned)
+    for t in f["tokens"]:
+        f["empty_bits"] &= ~t
     if markers is not None:
-        s._marker_bits = [sum(0x1FF << (c * 9) for c in range(4) if m[c]) for m in markers]
-    s.red_broken = red_broken
-    s.trick = list(trick)
-    s.led = trick[0][1] if trick else -1
-    s.current_player = to_act
-    s._legal = s._compute_legal()
+        f["marker_bits"] = [sum(0x1FF << (c * 9) for c in range(4) if m[c]) for m in markers]
+    f["red_broken"] = red_broken
+    f["trick"] = list(trick)
+    f["led"] = trick[0][1] if trick else -1
+    f["current_player"] = to_act
+    core.load(f)
+    core.refresh_legal()
+    s.current_player, s._legal = core.current_player, core.legal
     return s
 
 

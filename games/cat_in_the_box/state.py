@@ -9,9 +9,10 @@ Actions (one flat space of 50):
 * ``14-49`` play a card and declare a colour: ``14 + colour * 9 + (number - 1)`` with
   colours blue 0, yellow 1, green 2, red 3 (phase "play").
 
-Hands, markers and board spaces are kept as Python ints and lists (bit sets of board
-spaces, see ``scoring``) because the env calls ``apply`` once per agent-step and small
-numpy operations cost more than the rules themselves there.
+The round in progress (hands, research board, markers, predictions, the trick) lives in
+a ``RoundCore`` (``round_core.pyx``, compiled): the env applies one action per
+agent-step, and in Python those rules cost more than the PettingZoo API around them.
+This module deals, scores and records rounds, and reads the round through the core.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL, GameState, bits_to_mask, shuffle
 from catzoo.games.cat_in_the_box.layout import layout_for
-from catzoo.games.cat_in_the_box.options import COLOURS, COPIES, RED, CatInTheBoxOptions
+from catzoo.games.cat_in_the_box.options import COLOURS, COPIES, CatInTheBoxOptions
+from catzoo.games.cat_in_the_box.round_core import RoundCore, trick_winner  # noqa: F401
 from catzoo.games.cat_in_the_box.scoring import round_scores
 
 ASIDE, PREDICT, PLAY = 0, 1, 2
@@ -36,15 +38,9 @@ NUMBERS = 9
 SPACES = 4 * NUMBERS
 ALL_NUMBERS = (1 << NUMBERS) - 1
 ALL_SPACES = (1 << SPACES) - 1
-NONRED = (1 << (RED * NUMBERS)) - 1  # the blue, yellow and green rows
 # REPEAT[h]: a 9-bit set of numbers repeated in each of the 4 colour rows.
 REPEAT = tuple(h | h << 9 | h << 18 | h << 27 for h in range(1 << NUMBERS))
 COLOUR_ROW = tuple(ALL_NUMBERS << (c * NUMBERS) for c in range(4))
-
-
-def numbers_in(spaces: int) -> int:
-    """The 9-bit set of numbers having a space in any colour row of ``spaces``."""
-    return (spaces | spaces >> 9 | spaces >> 18 | spaces >> 27) & ALL_NUMBERS
 
 
 @lru_cache(maxsize=4096)
@@ -64,19 +60,6 @@ def _round_start_master(layout, blocked: int, round_index: int, round_start: int
     m[L.base["leader"] + round_start] = 1.0  # the round's start player leads first
     m.flags.writeable = False  # shared by every state: copied, never written
     return m
-
-
-# Hands recur across deals (a few tens of thousands of distinct ones), and a cached
-# summary costs a fraction of counting the cards again at every round start.
-@lru_cache(maxsize=1 << 16)
-def _hand_summary(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int, tuple]:
-    """A sorted hand's count per number, its bit set of numbers, and its hand features
-    as (number, count / COPIES) pairs."""
-    counts = [0] * NUMBERS
-    for k in hand:
-        counts[k] += 1
-    features = tuple((k, c / COPIES) for k, c in enumerate(counts) if c)
-    return tuple(counts), bits_of(hand), features
 
 
 @lru_cache(maxsize=1 << 12)
@@ -125,9 +108,9 @@ class CatInTheBoxState(GameState):
         # [D] seat 0 starts the first round; the env's seeding makes deals random, and a
         # full game gives every seat one round as start player.
         self.round_start = 0
-        self.last_trick: tuple | None = None
-        self._predict_bits = bits_of(PREDICT_BASE + v for v in o.allowed_predictions)
-        self._tricks_per_round = o.tricks_per_round
+        self._core = RoundCore(n, o.tricks_per_round,
+                               bits_of(PREDICT_BASE + v for v in o.allowed_predictions),
+                               self.master, self._at)
         self._deck = _deck(o.max_number)
         self._start_round()
 
@@ -141,217 +124,63 @@ class CatInTheBoxState(GameState):
     def _start_round(self) -> None:
         o, n, L = self.options, self.num_players, self.layout
         hands, leftover = self._draw_chance(self._deal)
-        summaries = [_hand_summary(hand) for hand in hands]
-        self.counts = [list(counts) for counts, _, _ in summaries]
-        self._hand_bits = [bits for _, bits, _ in summaries]
         self.leftover = leftover
         blocked = REPEAT[ALL_NUMBERS & ~((1 << o.max_number) - 1)]  # [R] numbers not dealt
         if n == 2:
             blocked |= _revealed_blocks(leftover[:3])
         self.blocked = blocked
-        self._empty_bits = ALL_SPACES & ~blocked
-        self.tokens = [0] * n  # each player's research-board spaces
-        self._marker_bits = [ALL_SPACES] * n  # spaces of the colours whose marker is held
-        self.aside = [-1] * n
-        self.predictions = [-1] * n
-        self.tricks = [0] * n
-        self.trick: list[tuple[int, int, int]] = []
-        self.led = -1
-        self.leader = self.round_start
-        self.red_broken = False
-        self.tricks_done = 0
-        self.paradox_player = TERMINAL
-        self.phase = ASIDE
-        self.current_player = self.round_start
-        self._aside_at = [-1] * n
-        self._red_lead_exceptions: list[tuple[int, int]] = []
-        self._played = [0] * NUMBERS
-
+        # The round's set-asides are its first actions, one per player from the start player.
+        self._round_begin = len(self.history)
         self.master[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
-        # One scalar write per number held: cheaper than building a vector of the hands.
-        mv, start = self._mv, self._at.hand
-        for _, _, features in summaries:
-            for k, value in features:
-                mv[start + k] = value
-            start += NUMBERS
         self._write_scores()
-        self._legal = self._compute_legal()
+        core = self._core
+        core.begin(hands, ALL_SPACES & ~blocked, self.round_start)  # writes the hands
+        self.current_player = core.current_player
+        self._legal = core.legal
 
     def _write_scores(self) -> None:
         start, mv = self._at.score, self._mv
         for p, total in enumerate(self.total_scores):
             mv[start + p] = min(4.0, max(-4.0, total / 50.0))
 
-    # --- legal moves ---------------------------------------------------------------------
-    def _playable(self, p: int) -> int:
-        """Spaces p may declare: empty, of a number in hand, of a colour whose marker is held."""
-        return self._empty_bits & REPEAT[self._hand_bits[p]] & self._marker_bits[p]
-
-    def _compute_legal(self) -> int:
-        p = self.current_player
-        if p == TERMINAL:
-            return 0
-        if self.phase == ASIDE:
-            return self._hand_bits[p] << ASIDE_BASE
-        if self.phase == PREDICT:
-            return self._predict_bits
-        ok = self._playable(p)
-        # [R] the leader declares blue, yellow or green only, unless red is broken or no
-        # other colour can be declared with any card in hand.
-        if not self.trick and not self.red_broken and ok & NONRED:
-            ok &= NONRED
-        return ok << PLAY_BASE
-
     # --- applying actions ----------------------------------------------------------------
-    def _apply(self, action: int) -> None:
-        p = self.current_player
-        # The action ranges are the phases' (the action is known to be legal).
-        if action >= PLAY_BASE:
-            colour, k = divmod(action - PLAY_BASE, NUMBERS)
-            if self._play(p, colour, k):
-                return
-        elif action >= PREDICT_BASE:
-            self._predict(p, action - PREDICT_BASE)
-        else:
-            self._set_aside(p, action - ASIDE_BASE)
-        self._legal = self._compute_legal()
-        if not self._legal and self.phase == PLAY and self.current_player != TERMINAL:
-            self._paradox()
+    # The rules of a round's actions (set-aside, prediction, play, trick, paradox) are in
+    # round_core.pyx; a round's start and end are here.
+    def apply(self, action: int) -> None:
+        self.check_action(action)
+        self.apply_unchecked(int(action))
 
-    def _take_from_hand(self, p: int, k: int) -> None:
-        row = self.counts[p]
-        row[k] -= 1
-        if not row[k]:
-            self._hand_bits[p] &= ~(1 << k)
-        self._mv[self._at.hand + p * NUMBERS + k] = row[k] / COPIES
-
-    def _set_aside(self, p: int, k: int) -> None:
-        self._take_from_hand(p, k)
-        self.aside[p] = k
-        self._mv[self._at.aside + p * NUMBERS + k] = 1.0
-        self._aside_at[p] = len(self.history)
-        nxt = (p + 1) % self.num_players
-        if nxt == self.round_start:
-            self._set_phase(PLAY if self.num_players == 2 else PREDICT)
-        self.current_player = nxt
-
-    def _predict(self, p: int, value: int) -> None:
-        self.predictions[p] = value
-        self._mv[self._at.prediction + p * 5 + value] = 1.0
-        nxt = (p + 1) % self.num_players
-        if nxt == self.round_start:
-            self._set_phase(PLAY)
-        self.current_player = nxt
-
-    def _set_phase(self, phase: int) -> None:
-        start, mv = self._at.phase, self._mv
-        mv[start + self.phase] = 0.0
-        mv[start + phase] = 1.0
-        self.phase = phase
-
-    def _play(self, p: int, colour: int, k: int) -> bool:
-        """Play a card; True when it also set the next player's legal moves (the common
-        case, a follower to play: written out here because it runs on most steps)."""
-        at, m = self._at, self._mv
-        trick = self.trick
-        if not trick:
-            if colour == RED and not self.red_broken:
-                # Record what this exceptional red lead revealed (no number declarable in
-                # another colour was in hand), so that re-sampling respects it.
-                declarable = numbers_in(self._empty_bits & self._marker_bits[p] & NONRED)
-                self._red_lead_exceptions.append((p, declarable))
-            self.led = led = colour
-            m[at.led + colour] = 1.0
-        else:
-            led = self.led
-            if colour != led and self._marker_bits[p] & COLOUR_ROW[led]:
-                # [R] a follower declaring another colour loses the led colour's X marker.
-                self._marker_bits[p] &= ~COLOUR_ROW[led]
-                m[at.markers + p * 4 + led] = 0.0
-        row = self.counts[p]
-        left = row[k] - 1
-        row[k] = left
-        if not left:
-            self._hand_bits[p] &= ~(1 << k)
-        m[at.hand + p * NUMBERS + k] = left / COPIES
-        space = colour * NUMBERS + k
-        self.tokens[p] |= 1 << space
-        self._empty_bits &= ~(1 << space)
-        m[at.board + p * SPACES + space] = 1.0
-        played = self._played
-        played[k] += 1
-        m[at.played + k] = played[k] / COPIES
-        if colour == RED:
-            self.red_broken = True
-        trick.append((p, colour, k))
-        tc = at.trick_card + p * 13
-        m[tc + k] = 1.0
-        m[tc + NUMBERS + colour] = 1.0
-        n = self.num_players
-        if len(trick) < n:
-            self.current_player = q = (p + 1) % n
-            # A follower: no red-lead restriction, so the moves are the playable spaces.
-            ok = self._empty_bits & REPEAT[self._hand_bits[q]] & self._marker_bits[q]
-            self._legal = ok << PLAY_BASE
-            if not ok:
-                self._paradox()
-            return True
-        winner = trick_winner(trick, led)
-        self.last_trick = (tuple(trick), winner)
-        self.tricks[winner] += 1
-        m[at.tricks + winner] = self.tricks[winner] / 8.0
-        self._clear_trick()
-        self.tricks_done += 1
-        if self.tricks_done == self._tricks_per_round:
+    def apply_unchecked(self, action: int) -> None:
+        self.history.append(action)
+        core = self._core
+        if core.apply(action):
             self._end_round()
-            return True
-        m[at.leader + self.leader] = 0.0
-        self.leader = winner
-        m[at.leader + winner] = 1.0
-        self.current_player = winner
-        return False
+        else:
+            self.current_player = core.current_player
+            self._legal = core.legal
 
-    def _clear_trick(self) -> None:
-        # Only the features the trick set are cleared: a few scalar writes cost less than
-        # zeroing the whole block.
-        m, trick_card = self._mv, self._at.trick_card
-        for p, colour, k in self.trick:
-            start = trick_card + p * 13
-            m[start + k] = 0.0
-            m[start + NUMBERS + colour] = 0.0
-        if self.led >= 0:
-            m[self._at.led + self.led] = 0.0
-        self.trick = []
-        self.led = -1
-
-    def _paradox(self) -> None:
-        # [R] the player to act cannot play: the round ends at once, the trick in
-        # progress is won by nobody, the tokens stay.
-        self.paradox_player = self.current_player
-        if self.trick:
-            self.last_trick = (tuple(self.trick), None)
-        self._clear_trick()
-        self._end_round()
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError("Cat in the Box applies actions in apply_unchecked")
 
     def _end_round(self) -> None:
-        o, n = self.options, self.num_players
-        scores = round_scores(
-            self.tokens, self.tricks, self.predictions, self.paradox_player, o.row_order
-        )
+        o, n, core = self.options, self.num_players, self._core
+        tricks, predictions = core.tricks, core.predictions
+        scores = round_scores(core.tokens, tricks, predictions, core.paradox_player, o.row_order)
         self.round_scores.append(scores)
         self.round_records.append({
             "start_player": self.round_start,
-            "predictions": list(self.predictions),
-            "tricks": list(self.tricks),
-            "tricks_played": self.tricks_done,
-            "paradox_player": self.paradox_player,
-            "tokens": list(self.tokens),
+            "predictions": predictions,
+            "tricks": tricks,
+            "tricks_played": core.tricks_done,
+            "paradox_player": core.paradox_player,
+            "tokens": core.tokens,
             "scores": scores,
         })
         for p in range(n):
             self.total_scores[p] += scores[p]
         self.round_index += 1
         if self.round_index == o.num_rounds:
+            core.end_game()
             self.current_player = TERMINAL
             self._legal = 0
             self._write_scores()
@@ -359,6 +188,35 @@ class CatInTheBoxState(GameState):
         # [R] the round start player passes left each round.
         self.round_start = (self.round_start + 1) % n
         self._start_round()
+
+    # --- the round in progress, read from the core ------------------------------------------
+    counts = property(lambda self: self._core.counts,
+                      doc="Cards in hand: ``counts[p][k]`` of number k + 1 (a copy).")
+    tokens = property(lambda self: self._core.tokens,
+                      doc="Each player's research-board spaces, as bit sets.")
+    aside = property(lambda self: self._core.aside, doc="Set-aside number - 1 per player, or -1.")
+    predictions = property(lambda self: self._core.predictions,
+                           doc="Prediction per player, or -1 before it is made.")
+    tricks = property(lambda self: self._core.tricks, doc="Tricks won this round per player.")
+    trick = property(lambda self: self._core.trick,
+                     doc="The trick in progress: (player, colour, number - 1) per card.")
+    phase = property(lambda self: self._core.phase, doc="ASIDE, PREDICT or PLAY.")
+    led = property(lambda self: self._core.led, doc="The led colour, or -1.")
+    leader = property(lambda self: self._core.leader)
+    red_broken = property(lambda self: self._core.red_broken)
+    tricks_done = property(lambda self: self._core.tricks_done)
+    paradox_player = property(lambda self: self._core.paradox_player,
+                              doc="Who caused a paradox this round (TERMINAL: nobody).")
+    last_trick = property(lambda self: self._core.last_trick,
+                          doc="The last finished trick's cards and winner (None: a paradox).")
+    red_lead_exceptions = property(
+        lambda self: self._core.red_lead_exceptions,
+        doc="This round's red leads before red was broken: (leader, numbers it could have "
+            "declared in another colour), which proves none of them was in hand.")
+
+    def _compute_legal(self) -> int:
+        self._core.refresh_legal()
+        return self._core.legal
 
     def played_numbers(self, p: int) -> list[int]:
         """Numbers (0-based) of the cards p played this round: one per research token."""
@@ -378,7 +236,7 @@ class CatInTheBoxState(GameState):
     @property
     def markers(self) -> list[list[bool]]:
         """X markers still held: ``markers[p][colour]``."""
-        return [[bool(bits & COLOUR_ROW[c]) for c in range(4)] for bits in self._marker_bits]
+        return [[bool(bits & COLOUR_ROW[c]) for c in range(4)] for bits in self._core.marker_bits]
 
     @property
     def owner(self) -> np.ndarray:
@@ -408,13 +266,11 @@ class CatInTheBoxState(GameState):
     def clone(self) -> CatInTheBoxState:
         c = copy.copy(self)
         c._set_master(self.master.copy())
-        for name in ("aside", "predictions", "tricks", "trick", "total_scores", "chance",
-                     "history", "tokens", "_aside_at", "_red_lead_exceptions",
-                     "_hand_bits", "_marker_bits", "_played"):
+        c._core = self._core.copy(c.master)
+        for name in ("total_scores", "chance", "history"):
             setattr(c, name, list(getattr(self, name)))
         c.round_records = list(self.round_records)  # finished rounds never change
-        for name in ("counts", "round_scores"):
-            setattr(c, name, [list(row) for row in getattr(self, name)])
+        c.round_scores = [list(row) for row in self.round_scores]
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
         return c
@@ -436,7 +292,8 @@ class CatInTheBoxState(GameState):
         pool += [self.aside[q] for q in hidden_aside]
         pool += list(self.leftover[3:] if n == 2 else self.leftover)
         sizes = [sum(self.counts[q]) for q in others]
-        constraints = [(q, nums) for q, nums in self._red_lead_exceptions if q != player]
+        core = self._core
+        constraints = [(q, nums) for q, nums in core.red_lead_exceptions if q != player]
         # Everyone sees that the player to act is not in a paradox: it holds a legal move.
         to_act = self.current_player if self.phase == PLAY and self.current_player != player else None
         for _ in range(attempts):
@@ -447,26 +304,26 @@ class CatInTheBoxState(GameState):
                 pos += size
             if all(not bits_of(new_hands[q]) & nums for q, nums in constraints) and (
                 to_act is None
-                or self._empty_bits & REPEAT[bits_of(new_hands[to_act])] & self._marker_bits[to_act]
+                or core.empty_bits & REPEAT[bits_of(new_hands[to_act])] & core.marker_bits[to_act]
             ):
                 break
         else:
             return c  # [D] no consistent re-deal found: the true deal is always consistent
         L = c.layout
         for q in others:
-            c.counts[q] = [0] * NUMBERS
+            counts = [0] * NUMBERS
             for k in new_hands[q]:
-                c.counts[q][k] += 1
-            c._hand_bits[q] = bits_of(new_hands[q])
-            c.master[L.span("hand", q)] = np.asarray(c.counts[q], dtype=np.float32) / COPIES
+                counts[k] += 1
+            c._core.set_hand(q, counts)
+            c.master[L.span("hand", q)] = np.asarray(counts, dtype=np.float32) / COPIES
         for q in hidden_aside:
             k = pool[pos]
             pos += 1
-            c.aside[q] = k
+            c._core.set_aside_card(q, k)
             span = L.span("aside", q)
             c.master[span] = 0.0
             c.master[span.start + k] = 1.0
-            c.history[self._aside_at[q]] = ASIDE_BASE + k
+            c.history[self._round_begin + (q - self.round_start) % n] = ASIDE_BASE + k
         new_left = tuple(pool[pos:])
         # Rewrite this round's recorded deal so that the action log still replays exactly.
         old_hands, old_left = self.chance[-1]
@@ -498,11 +355,3 @@ class CatInTheBoxState(GameState):
 
     def milestone(self):
         return (self.round_index, self.phase, self.tricks_done)
-
-
-def trick_winner(trick, led: int) -> int:
-    """[R] The highest red wins if any red was declared, else the highest of the led colour."""
-    reds = [(k, p) for (p, colour, k) in trick if colour == RED]
-    if reds:
-        return max(reds)[1]
-    return max((k, p) for (p, colour, k) in trick if colour == led)[1]
