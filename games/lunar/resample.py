@@ -49,11 +49,10 @@ def resample(state, player: int, rng: random.Random, attempts: int = 1000):
         _resample_before_exchange(state, c, player, rng)
     elif not _resample_hands(state, c, player, rng, attempts):
         return c  # no consistent re-deal found: the true deal is always consistent
-    c._hand_bits = [sum(1 << k for k in range(NUM_CARDS) if h[k]) for h in c.hands]
     base = c.layout.base["hand"]
-    for q in range(c.num_players):
+    for q, hand in enumerate(c.hands):
         for k in range(NUM_CARDS):
-            c.master[base + q * NUM_CARDS + k] = c.hands[q][k] / 3.0
+            c.master[base + q * NUM_CARDS + k] = hand[k] / 3.0
     c._legal = c._compute_legal()
     return c
 
@@ -66,10 +65,11 @@ def _rewrite_picks(state, c, q: int, picks: list[int], rng: random.Random) -> No
     for index in state._pick_at[q]:
         original = state.history[index] - PICK_BASE
         c.history[index] = PICK_BASE + pool[card_type(original)].pop()
-    c.passed[q] = _counts(picks)
+    passed = _counts(picks)
+    c._core.set_passed(q, passed)
     b = c.layout.base["passed"] + q * NUM_CARDS
     for k in range(NUM_CARDS):
-        c.master[b + k] = c.passed[q][k] / 2.0
+        c.master[b + k] = passed[k] / 2.0
 
 
 def _set_order(c, deals: list[list[int]], tail_by_type=None) -> None:
@@ -83,8 +83,8 @@ def _set_order(c, deals: list[list[int]], tail_by_type=None) -> None:
         if tail_by_type is not None:
             seq += tail_by_type[t]
         order.append(tuple(seq))
-    c._order = tuple(order)
-    c.chance[-1] = c._order
+    c._core.set_order(order)
+    c.chance[-1] = tuple(order)
 
 
 def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
@@ -108,7 +108,7 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
             rng.shuffle(mine)
             picks += mine[:types.count(t)]
         _rewrite_picks(state, c, q, picks, rng)
-        c.hands[q] = _minus(_counts(cards), c.passed[q])
+        c._core.set_hand(q, _minus(_counts(cards), c.passed[q]))
     _set_order(c, new_deals)
 
 
@@ -157,7 +157,7 @@ def _resample_hands(state, c, v: int, rng: random.Random, attempts: int) -> bool
     hands, rest = dealt
     n = state.num_players
     for q, cards in hands.items():
-        c.hands[q] = _counts(cards)
+        c._core.set_hand(q, _counts(cards))
     held = [_plus(c.hands[q], state.played_from_hand[q]) for q in range(n)]
     if n == 2:
         deals = [_cards(h) for h in held]
@@ -186,10 +186,11 @@ def _resample_hands(state, c, v: int, rng: random.Random, attempts: int) -> bool
         gifts[giver] = gift
     for giver, taker in ((o1, o3), (o3, o1)):
         _rewrite_picks(state, c, giver, gifts[giver], rng)
-        c.received[taker] = _counts(gifts[giver])
+        received = _counts(gifts[giver])
+        c._core.set_received(taker, received)
         b = c.layout.base["received"] + taker * NUM_CARDS
         for k in range(NUM_CARDS):
-            c.master[b + k] = c.received[taker][k] / 2.0
+            c.master[b + k] = received[k] / 2.0
     for giver in (o1, o3):
         deals[giver] = _cards(_minus(_plus(held[giver], c.passed[giver]), c.received[giver]))
     _set_order(c, deals)
