@@ -4,7 +4,8 @@ The floor ratio of ``env_speed.py`` moves by several points between runs of the 
 (the machine's state drifts over minutes), more than most single changes gain or lose.
 This script answers the narrower question of a change: it extracts the Python files of
 revision REV (``git archive``) into a temporary directory as the package ``catzoo_rev``,
-then plays the current env and the revision's in alternating chunks of a few tens of
+with its compiled rules cores (``.pyx``: the working tree's build where the source is
+the same, else compiled there with Cython, a few tens of seconds each), then plays the current env and the revision's in alternating chunks of a few tens of
 milliseconds (``env_speed.compare``), so both see the same drift. It prints, per env and
 player count, the current env's agent-steps/s over the revision's: the median of the
 trials, with their range (about +-3% on a quiet 2-core machine).
@@ -19,6 +20,7 @@ import argparse
 import importlib
 import io
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -47,10 +49,33 @@ def extract(rev: str, into: Path) -> None:
                          f"{detail.decode().strip() or err}") from None
     target = into / PACKAGE
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith(".py")]
+        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith((".py", ".pyx"))]
         tar.extractall(target, members=members, filter="data")
-    for path in target.rglob("*.py"):
+    for path in [*target.rglob("*.py"), *target.rglob("*.pyx")]:
         path.write_text(_MODULE.sub(PACKAGE, path.read_text()))
+    for pyx in target.rglob("*.pyx"):
+        build_core(pyx, into)
+
+
+def build_core(pyx: Path, into: Path) -> None:
+    """The extension of one extracted ``.pyx``, beside it."""
+    relative = pyx.relative_to(into / PACKAGE)
+    mine = ROOT / relative
+    same = mine.is_file() and _MODULE.sub(PACKAGE, mine.read_text()) == pyx.read_text()
+    built = sorted(mine.parent.glob(f"{mine.stem}.*.so")) if same else []
+    if built:  # an extension's init function is named for its last component only
+        shutil.copy(built[0], pyx.parent / built[0].name)
+        return
+    name = ".".join((PACKAGE, *relative.with_suffix("").parts))
+    script = ("from Cython.Build import cythonize\n"
+              "from setuptools import Extension, setup\n"
+              f"setup(ext_modules=cythonize([Extension({name!r}, [{str(pyx)!r}])], quiet=True),"
+              " script_args=['build_ext', '--inplace', '-q'])\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=into, capture_output=True,
+                          text=True)
+    if done.returncode:
+        raise SystemExit(f"env_ab: cannot compile {relative} of the revision:\n"
+                         f"{done.stderr.strip()[-2000:]}")
 
 
 def main(argv=None) -> None:
