@@ -183,16 +183,17 @@ class GameState:
         return bool((self._legal >> action) & 1)
 
     def _apply(self, action: int) -> None:
+        """The rules of one action (engines implement this or ``apply_unchecked``)."""
         raise NotImplementedError
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the player to act; raise ``IllegalActionError`` if not."""
         self.check_action(action)
-        self._apply(int(action))
-        self.history.append(int(action))
+        self.apply_unchecked(int(action))
 
     def apply_unchecked(self, action: int) -> None:
-        """Apply an action already known to be legal (the env checks it on the mask)."""
+        """Apply an action already known to be legal (the env checks it on the mask), and
+        log it. Engines may override this whole, as the env's hot path."""
         self._apply(action)
         self.history.append(action)
 

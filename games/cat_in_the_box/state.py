@@ -146,10 +146,6 @@ class CatInTheBoxState(GameState):
     # --- applying actions ----------------------------------------------------------------
     # The rules of a round's actions (set-aside, prediction, play, trick, paradox) are in
     # round_core.pyx; a round's start and end are here.
-    def apply(self, action: int) -> None:
-        self.check_action(action)
-        self.apply_unchecked(int(action))
-
     def apply_unchecked(self, action: int) -> None:
         self.history.append(action)
         core = self._core
@@ -158,9 +154,6 @@ class CatInTheBoxState(GameState):
         else:
             self.current_player = core.current_player
             self._legal = core.legal
-
-    def _apply(self, action: int) -> None:
-        raise NotImplementedError("Cat in the Box applies actions in apply_unchecked")
 
     def _end_round(self) -> None:
         o, n, core = self.options, self.num_players, self._core

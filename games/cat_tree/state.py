@@ -209,11 +209,6 @@ class CatTreeState(GameState):
             self._order(p if action == ME_FIRST else 1 - p)
         self.history.append(action)
 
-    def _apply(self, action: int) -> None:
-        # GameState.apply (the checked path) logs the action itself
-        self.apply_unchecked(action)
-        del self.history[-1]
-
     def _reveal(self) -> None:
         mvb = self._mvb
         k0, k1 = kept = self.kept

@@ -103,10 +103,6 @@ class LunarState(GameState):
     # --- applying actions ----------------------------------------------------------------
     # The rules of a round's actions (pass picks, trump tiles, plays, tricks, the sky) are
     # in round_core.pyx; a round's start and end are here.
-    def apply(self, action: int) -> None:
-        self.check_action(action)
-        self.apply_unchecked(int(action))
-
     def apply_unchecked(self, action: int) -> None:
         self.history.append(action)
         core = self._core
@@ -115,9 +111,6 @@ class LunarState(GameState):
         else:
             self.current_player = core.current_player
             self._legal = core.legal
-
-    def _apply(self, action: int) -> None:
-        raise NotImplementedError("Lunar applies actions in apply_unchecked")
 
     def _compute_legal(self) -> int:
         self._core.refresh_legal()
