@@ -106,3 +106,29 @@ def test_the_shuffle_deals_every_order():
         counts[tuple(items)] = counts.get(tuple(items), 0) + 1
     assert len(counts) == 6
     assert max(counts.values()) - min(counts.values()) < 200  # about 1000 each
+
+
+@pytest.mark.parametrize("cls,players", CASES)
+def test_the_core_refuses_what_would_index_past_its_arrays(cls, players):
+    state = cls.new(num_players=players, seed=2)
+    core = state._core
+    before = core.fields()
+    illegal = next(a for a in range(state.num_actions) if not state.is_legal(a))
+    for action in (illegal, -1, 64, 1000):
+        with pytest.raises(ValueError, match=f"action {action} is not legal"):
+            core.apply(action)
+    assert core.fields() == before  # nothing was applied
+    with pytest.raises(ValueError, match="player 7 is out of range"):
+        core.set_hand(7, [0] * 12)
+    fields = dict(before, trick=[(0, 3, 99) if cls is CatInTheBoxState else (0, 99, False)])
+    with pytest.raises(ValueError, match="card 99 is out of range"):
+        core.load(fields)
+
+
+def test_a_lunar_deck_holds_only_its_own_type():
+    core = LunarState.new(num_players=2, seed=0)._core
+    suits, ranks = core.order
+    with pytest.raises(ValueError, match="card 5 in the suit deck"):
+        core.set_order(((5,) + suits[1:], ranks))
+    with pytest.raises(ValueError, match="a deck of 23 cards"):
+        core.set_order((suits[1:], ranks))

@@ -54,6 +54,14 @@ OFFSETS = ("hand", "aside", "board", "markers", "prediction", "tricks", "trick_c
            "leader", "played", "phase")
 
 
+cdef int check(int value, int limit, str what) except -1:
+    """C arrays are indexed without bounds checks: every index from outside goes through
+    here first, so that bad input raises instead of writing past an array."""
+    if not 0 <= value < limit:
+        raise ValueError(f"RoundCore: {what} {value} is out of range 0..{limit - 1}")
+    return value
+
+
 cdef inline int numbers_in(uint64_t spaces):
     """The 9-bit set of numbers having a space in any colour row of ``spaces``."""
     return <int>((spaces | spaces >> 9 | spaces >> 18 | spaces >> 27) & ALL_NUMBERS)
@@ -143,7 +151,7 @@ cdef class RoundCore:
             for k in range(NUMBERS):
                 self.counts_[p][k] = 0
             for k in hands[p]:
-                self.counts_[p][k] += 1
+                self.counts_[p][check(k, NUMBERS, "card")] += 1
             self.hand_bits_[p] = 0
             for k in range(NUMBERS):
                 if self.counts_[p][k]:
@@ -192,9 +200,12 @@ cdef class RoundCore:
         self.legal = self._compute_legal()
 
     # --- applying actions -------------------------------------------------------------------
-    cpdef int apply(self, int action):
-        """Apply a legal action of the player to act (the caller checked it)."""
+    cpdef int apply(self, int action) except -1:
+        """Apply a legal action of the player to act (the caller checked it: an illegal
+        one raises ValueError here, as a last guard of the C arrays)."""
         cdef int p = self.current_player
+        if not 0 <= action < 64 or not (self.legal >> action) & 1:
+            raise ValueError(f"RoundCore: action {action} is not legal")
         if action >= PLAY_BASE:
             if self._play(p, (action - PLAY_BASE) // NUMBERS, (action - PLAY_BASE) % NUMBERS):
                 return ROUND_OVER
@@ -375,6 +386,7 @@ cdef class RoundCore:
     def set_hand(self, int p, counts):
         """Give p these counts per number (re-sampling hidden hands)."""
         cdef int k
+        check(p, self.num_players, "player")
         self.hand_bits_[p] = 0
         for k in range(NUMBERS):
             self.counts_[p][k] = counts[k]
@@ -382,7 +394,7 @@ cdef class RoundCore:
                 self.hand_bits_[p] |= ONE << k
 
     def set_aside_card(self, int p, int k):
-        self.aside_[p] = k
+        self.aside_[check(p, self.num_players, "player")] = check(k, NUMBERS, "card")
 
     def fields(self) -> dict:
         """The whole round as plain Python values (``load`` takes them back)."""
@@ -402,7 +414,7 @@ cdef class RoundCore:
             raise ValueError("RoundCore: too many cards in the trick or red leads")
         self.tricks_per_round = fields["tricks_per_round"]
         self.predict_bits = fields["predict_bits"]
-        self.phase, self.current_player = fields["phase"], fields["current_player"]
+        self.phase, self.current_player = check(fields["phase"], 3, "phase"), fields["current_player"]
         self.round_start, self.leader, self.led = fields["round_start"], fields["leader"], fields["led"]
         self.red_broken, self.tricks_done = fields["red_broken"], fields["tricks_done"]
         self.paradox_player = fields["paradox_player"]
@@ -419,12 +431,19 @@ cdef class RoundCore:
         self.trick_length = 0
         for p, colour, k in fields["trick"]:
             i = self.trick_length
-            self.trick_player[i], self.trick_colour[i], self.trick_number[i] = p, colour, k
+            self.trick_player[i] = check(p, self.num_players, "player")
+            self.trick_colour[i], self.trick_number[i] = check(colour, 4, "colour"), check(k, NUMBERS, "card")
             self.trick_length += 1
         self.red_leads = 0
         for p, k in fields["red_lead_exceptions"]:
-            self.red_lead_player[self.red_leads], self.red_lead_numbers[self.red_leads] = p, k
+            self.red_lead_player[self.red_leads] = check(p, self.num_players, "player")
+            self.red_lead_numbers[self.red_leads] = k
             self.red_leads += 1
+        for p in (self.current_player, self.leader, self.paradox_player):
+            if p != NOBODY:
+                check(p, self.num_players, "player")
+        if self.led != -1:
+            check(self.led, 4, "colour")
         self.last_trick = fields["last_trick"]
 
     # --- copies ---------------------------------------------------------------------------------

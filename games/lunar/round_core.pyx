@@ -46,6 +46,14 @@ OFFSETS = ("hand", "passed", "received", "sky", "deck", "phase", "turned", "trum
            "kept_stars")
 
 
+cdef int check(int value, int limit, str what) except -1:
+    """C arrays are indexed without bounds checks: every index from outside goes through
+    here first, so that bad input raises instead of writing past an array."""
+    if not 0 <= value < limit:
+        raise ValueError(f"RoundCore: {what} {value} is out of range 0..{limit - 1}")
+    return value
+
+
 cdef inline int card_type(int card):
     """0 for a suit card, 1 for a rank card."""
     return 0 if card < NUM_SUITS else 1
@@ -179,15 +187,15 @@ cdef class RoundCore:
         first. The master vector must be zeroed, and the scores, lead tiles and start
         player written, by the caller; the rest of the round's start is written here."""
         cdef int p, t, i, c, n = self.num_players
+        self.set_order(order)
         for t in range(2):
-            for i in range(TYPE_DECK):
-                self.order[t][i] = order[t][i]
             self.deck_pos_[t] = n * DEAL_PER_TYPE
             self.sky_count[t] = 0
             self.track_[t] = self.kept_stars_[t] = 0
             for c in range(NUM_CARDS):
                 self.kept_[t][c] = 0
-        self.tiles[0], self.tiles[1] = tiles[0], tiles[1]
+        self.tiles[0], self.tiles[1] = check(tiles[0], n, "seat"), check(tiles[1], n, "seat")
+        check(round_start, n, "player")
         for p in range(n):
             for c in range(NUM_CARDS):
                 self.hands_[p][c] = self.passed_[p][c] = self.received_[p][c] = 0
@@ -281,9 +289,12 @@ cdef class RoundCore:
         self.legal = self._compute_legal()
 
     # --- applying actions -------------------------------------------------------------------
-    cpdef int apply(self, int action):
-        """Apply a legal action of the player to act (the caller checked it)."""
+    cpdef int apply(self, int action) except -1:
+        """Apply a legal action of the player to act (the caller checked it: an illegal
+        one raises ValueError here, as a last guard of the C arrays)."""
         cdef int p = self.current_player
+        if not 0 <= action < 64 or not (self.legal >> action) & 1:
+            raise ValueError(f"RoundCore: action {action} is not legal")
         if action >= HAND_BASE:
             if action >= SKY_BASE:
                 return self._play(p, action - SKY_BASE, True)
@@ -530,6 +541,7 @@ cdef class RoundCore:
     # --- changing the round from outside (re-sampling) ------------------------------------------
     def set_hand(self, int p, counts):
         cdef int c
+        check(p, self.num_players, "player")
         for c in range(NUM_CARDS):
             self.hands_[p][c] = counts[c]
         self._hand_changed(p)
@@ -537,6 +549,7 @@ cdef class RoundCore:
     def set_passed(self, int p, counts):
         """p's pass picks: the cards and, from them, the count per type."""
         cdef int c
+        check(p, self.num_players, "player")
         self.pick_types[p][0] = self.pick_types[p][1] = 0
         for c in range(NUM_CARDS):
             self.passed_[p][c] = counts[c]
@@ -544,14 +557,21 @@ cdef class RoundCore:
 
     def set_received(self, int p, counts):
         cdef int c
+        check(p, self.num_players, "player")
         for c in range(NUM_CARDS):
             self.received_[p][c] = counts[c]
 
     def set_order(self, order):
-        cdef int t, i
+        """The round's (suit deck, rank deck), 24 cards each."""
+        cdef int t, i, c
         for t in range(2):
+            if len(order[t]) != TYPE_DECK:
+                raise ValueError(f"RoundCore: a deck of {len(order[t])} cards, not {TYPE_DECK}")
             for i in range(TYPE_DECK):
-                self.order[t][i] = order[t][i]
+                c = check(order[t][i], NUM_CARDS, "card")
+                if card_type(c) != t:
+                    raise ValueError(f"RoundCore: card {c} in the {('suit', 'rank')[t]} deck")
+                self.order[t][i] = c
 
     def fields(self) -> dict:
         """The whole round as plain Python values (``load`` takes them back)."""
@@ -577,7 +597,7 @@ cdef class RoundCore:
         self.lead_suit, self.lead_by = fields["lead_suit"], fields["lead_by"]
         self.tricks_done, self.legal = fields["tricks_done"], fields["legal"]
         self.set_order(fields["order"])
-        self.tiles[0], self.tiles[1] = fields["tiles"]
+        self.tiles[0], self.tiles[1] = [check(s, n, "seat") for s in fields["tiles"]]
         for p in range(n):
             self.set_hand(p, fields["hands"][p])
             self.set_passed(p, fields["passed"][p])
@@ -604,10 +624,20 @@ cdef class RoundCore:
             for c in range(NUM_CARDS):
                 self.kept_[t][c] = fields["kept"][t][c]
         self.trick_length = 0
-        for entry in fields["trick"]:
+        for p, c, from_sky in fields["trick"]:
             t = self.trick_length
-            self.trick_player[t], self.trick_card[t], self.trick_from_sky[t] = entry
+            self.trick_player[t] = check(p, n, "player")
+            self.trick_card[t], self.trick_from_sky[t] = check(c, NUM_CARDS, "card"), from_sky
             self.trick_length += 1
+        for p in (self.current_player, self.leader, self.lead_by):
+            if p != NOBODY:
+                check(p, n, "player")
+        for c in (self.trump, self.lead_suit):
+            if c != -1:
+                check(c, NUM_SUITS, "suit")
+        check(self.phase, 3, "phase")
+        for t in range(2):
+            check(self.deck_pos_[t], TYPE_DECK + 1, "deck position")
         self.last_trick = fields["last_trick"]
 
     # --- copies ---------------------------------------------------------------------------------
