@@ -644,11 +644,27 @@ cdef class RoundCore:
     def copy(self, master) -> RoundCore:
         """A copy writing into ``master`` (the clone's own feature vector)."""
         cdef RoundCore c = RoundCore.__new__(RoundCore)
-        c.num_players = self.num_players
-        c._set_offsets(self._offsets())
+        c._copy_from(self)
         c._use(master)
-        c.load(self.fields())
         return c
+
+    cdef void _copy_from(self, RoundCore o):
+        # Field by field: the search bots copy states by the thousand.
+        self._set_offsets(o._offsets())
+        self.num_players, self.phase, self.current_player = o.num_players, o.phase, o.current_player
+        self.round_start, self.leader, self.trump = o.round_start, o.leader, o.trump
+        self.lead_suit, self.lead_by, self.tricks_done = o.lead_suit, o.lead_by, o.tricks_done
+        self.face_up, self.legal, self.sky_bits = o.face_up, o.legal, o.sky_bits
+        self.stars, self.tiles, self.order = o.stars, o.tiles, o.order
+        self.deck_pos_, self.sky_count = o.deck_pos_, o.sky_count
+        self.hands_, self.hand_bits_, self.sky_ = o.hands_, o.hand_bits_, o.sky_
+        self.passed_, self.received_ = o.passed_, o.received_
+        self.pick_types, self.picks_, self.turned_by_ = o.pick_types, o.picks_, o.turned_by_
+        self.trick_player, self.trick_card = o.trick_player, o.trick_card
+        self.trick_from_sky, self.trick_length = o.trick_from_sky, o.trick_length
+        self.track_, self.kept_, self.kept_stars_ = o.track_, o.kept_, o.kept_stars_
+        self.played_, self.played_from_hand_, self.voids_ = o.played_, o.played_from_hand_, o.voids_
+        self.last_trick = o.last_trick
 
     def __reduce__(self):
         return _restore, (self.fields(), self.master, dict(zip(OFFSETS, self._offsets())))
