@@ -171,12 +171,13 @@ class GameState:
         return mask.copy()
 
     def legal_actions(self) -> list[int]:
-        bits, out, a = self._legal, [], 0
+        # One pass per legal action, not per action of the space: search bots ask for
+        # the list at every step of their playouts.
+        bits, out = self._legal, []
         while bits:
-            if bits & 1:
-                out.append(a)
-            bits >>= 1
-            a += 1
+            low = bits & -bits
+            out.append(low.bit_length() - 1)
+            bits ^= low
         return out
 
     def is_legal(self, action: int) -> bool:
@@ -286,6 +287,12 @@ class GameState:
 
     def clone(self) -> GameState:
         raise NotImplementedError
+
+    def _rng_copy(self) -> random.Random:
+        """A generator in this state's generator's state (a clone deals as this one)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return rng
 
     def resample(self, player: int, rng: random.Random) -> GameState:
         """A copy in which the cards hidden from ``player`` are re-dealt at random,

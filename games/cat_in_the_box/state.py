@@ -213,7 +213,8 @@ class CatInTheBoxState(GameState):
 
     def played_numbers(self, p: int) -> list[int]:
         """Numbers (0-based) of the cards p played this round: one per research token."""
-        return [i % NUMBERS for i in range(SPACES) if self.tokens[p] >> i & 1]
+        tokens = self._core.tokens[p]
+        return [i % NUMBERS for i in range(SPACES) if tokens >> i & 1]
 
     # --- what players can see ---------------------------------------------------------------
     @property
@@ -257,6 +258,10 @@ class CatInTheBoxState(GameState):
 
     # --- copies and determinization -----------------------------------------------------------
     def clone(self) -> CatInTheBoxState:
+        return self._copy(self._rng_copy())
+
+    def _copy(self, rng: random.Random) -> CatInTheBoxState:
+        """A copy dealing its later rounds from ``rng``."""
         c = copy.copy(self)
         c._set_master(self.master.copy())
         c._core = self._core.copy(c.master)
@@ -264,8 +269,7 @@ class CatInTheBoxState(GameState):
             setattr(c, name, list(getattr(self, name)))
         c.round_records = list(self.round_records)  # finished rounds never change
         c.round_scores = [list(row) for row in self.round_scores]
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        c.rng = rng
         return c
 
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> CatInTheBoxState:
@@ -274,8 +278,7 @@ class CatInTheBoxState(GameState):
         saw: the cards each opponent played, every exceptional red lead (which proves the
         leader held no card declarable in another colour), and that the player to act is
         not in a paradox (it holds a legal move)."""
-        c = self.clone()
-        c.rng = random.Random(rng.getrandbits(64))  # later deals must not be foreseeable
+        c = self._copy(random.Random(rng.getrandbits(64)))  # later deals unforeseeable
         if self.is_terminal():
             return c
         n = self.num_players

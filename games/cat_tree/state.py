@@ -430,8 +430,7 @@ class CatTreeState(GameState):
             setattr(c, name, list(getattr(self, name)))
         c.seen = [list(s) for s in self.seen]  # _classes: replaced, never mutated
         c._attach(self._buf.copy())
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        c.rng = self._rng_copy()
         return c
 
     def __getstate__(self) -> dict:

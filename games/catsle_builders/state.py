@@ -460,8 +460,7 @@ class CatsleBuildersState(GameState):
             setattr(c, name, [list(row) for row in getattr(self, name)])
         c.col_cards = [[list(col) for col in board] for board in self.col_cards]
         c.round_boards = list(self.round_boards)
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        c.rng = self._rng_copy()
         return c
 
     def resample(self, player: int, rng: random.Random, attempts: int = 200) -> CatsleBuildersState:

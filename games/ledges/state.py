@@ -773,8 +773,7 @@ class LedgesState(GameState):
             setattr(c, name, list(getattr(self, name)))
         c.total_scores = list(self.total_scores)
         c.last_turn = dict(self.last_turn) if self.last_turn else None
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        c.rng = self._rng_copy()
         return c
 
     def resample(self, player: int, rng: random.Random) -> LedgesState:

@@ -41,8 +41,7 @@ def _plus(a, b) -> list[int]:
 
 
 def resample(state, player: int, rng: random.Random, attempts: int = 1000):
-    c = state.clone()
-    c.rng = random.Random(rng.getrandbits(64))  # later deals must not be foreseeable
+    c = state._copy(random.Random(rng.getrandbits(64)))  # later deals unforeseeable
     if state.is_terminal():
         return c
     if state.num_players == 4 and state.phase == PASS:

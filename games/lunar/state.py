@@ -212,13 +212,16 @@ class LunarState(GameState):
 
     # --- copies and determinization -----------------------------------------------------------
     def clone(self) -> LunarState:
+        return self._copy(self._rng_copy())
+
+    def _copy(self, rng: random.Random) -> LunarState:
+        """A copy dealing its later rounds from ``rng``."""
         c = copy.copy(self)
         c._set_master(self.master.copy())
         c._core = self._core.copy(c.master)
         for name in ("team_scores", "round_scores", "tiles", "chance", "history"):
             setattr(c, name, list(getattr(self, name)))
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        c.rng = rng
         return c
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
