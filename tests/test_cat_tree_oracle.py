@@ -171,8 +171,13 @@ def brute_force(deck, options: CatTreeOptions) -> int:
     layer = {tuple([0] * 8)}
     for turn in range(options.turns):
         mine, partner = deal_of(deck, turn, 0), deal_of(deck, turn, 1)
+        choose = options.placing_order == "choose"  # else the leader, turn % 2, is first
+
+        def orders(x, y, turn=turn, choose=choose):
+            return ((x, y), (y, x)) if choose else ((x, y),) if turn % 2 == 0 else ((y, x),)
+
         layer = {end for boards in layer for x in set(mine) for y in set(partner)
-                 for first, second in ((x, y), (y, x))
+                 for first, second in orders(x, y)
                  for mid in placed(boards, first) for end in placed(mid, second)}
     return max(score(boards, rules) for boards in layer)
 

@@ -40,7 +40,9 @@ the one piece added, not recomputed), which is where the search spends its time.
 
 The upper bound (``catzoo.games.cat_tree.bound``, its argument in that module) is still
 above the best plan found on most deals: read ``score`` as the best known play of the
-deal, not a proven optimum, unless ``exact``.
+deal, not a proven optimum, unless ``exact``. With ``program_seconds``, CP-SAT then
+looks for a better plan from the search's (``catzoo.games.cat_tree.program``): it finds
+one on about 2 deals in 5, a few percent better on average.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ class OracleResult:
     upper_bound: int
     actions: tuple[int, ...]
     heuristic_score: int
+    search_score: int | None = None  # the beam search's own, before CP-SAT (if it ran)
 
     @property
     def exact(self) -> bool:
@@ -571,11 +574,14 @@ def play_policies(deck, policies, options: CatTreeOptions) -> CatTreeState:
 
 
 def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int = 2,
-          bound: bool = True, settings=SETTINGS, refine=REFINE) -> OracleResult:
+          bound: bool = True, settings=SETTINGS, refine=REFINE,
+          program_seconds: float = 0.0) -> OracleResult:
     """The oracle's best plan and upper bound for ``deck`` (a tuple of 32 card types):
     a beam search per setting of ``settings`` ((column, weights) pairs), then the best
     plan searched again from turn ``refine[0]`` with a wider beam (``refine=None``:
-    not)."""
+    not); with ``program_seconds``, CP-SAT then looks for a better plan from it for that
+    long (``program.improve``, the ``oracle`` extra), and its proven bound may lower the
+    upper bound."""
     from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 
     o = options or CatTreeOptions()
@@ -607,7 +613,16 @@ def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int
             raise AssertionError(f"oracle plan replays to {check.total}, not {found}")
         best_score, best_actions = found, tuple(actions)
     ub = max(upper_bound(deck, o), best_score) if bound else best_score
-    return OracleResult(best_score, ub, best_actions, greedy.total)
+    if program_seconds <= 0:
+        return OracleResult(best_score, ub, best_actions, greedy.total)
+    from catzoo.games.cat_tree.program import improve
+
+    searched = best_score
+    better = improve(deck, best_actions, o, seconds=program_seconds)
+    if better.score > best_score:
+        best_score, best_actions = better.score, better.actions
+    ub = max(min(ub, better.bound) if bound else best_score, best_score)
+    return OracleResult(best_score, ub, best_actions, greedy.total, searched)
 
 
 def solve_all(decks, options: CatTreeOptions | None = None, workers: int = 1, **search):
