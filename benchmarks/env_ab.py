@@ -49,19 +49,27 @@ def extract(rev: str, into: Path) -> None:
                          f"{detail.decode().strip() or err}") from None
     target = into / PACKAGE
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith((".py", ".pyx"))]
+        sources = (".py", ".pyx", ".pxi")
+        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith(sources)]
         tar.extractall(target, members=members, filter="data")
-    for path in [*target.rglob("*.py"), *target.rglob("*.pyx")]:
+    for path in (p for p in target.rglob("*") if p.suffix in sources):
         path.write_text(_MODULE.sub(PACKAGE, path.read_text()))
+    # the working tree's builds serve where every Cython source is the same
+    same_includes = all(_same(pxi, into) for pxi in target.rglob("*.pxi"))
     for pyx in target.rglob("*.pyx"):
-        build_core(pyx, into)
+        build_core(pyx, into, same_includes and _same(pyx, into))
 
 
-def build_core(pyx: Path, into: Path) -> None:
-    """The extension of one extracted ``.pyx``, beside it."""
+def _same(path: Path, into: Path) -> bool:
+    mine = ROOT / path.relative_to(into / PACKAGE)
+    return mine.is_file() and _MODULE.sub(PACKAGE, mine.read_text()) == path.read_text()
+
+
+def build_core(pyx: Path, into: Path, same: bool) -> None:
+    """The extension of one extracted ``.pyx``, beside it: a copy of the working tree's
+    build when ``same`` (its sources are the working tree's), else compiled."""
     relative = pyx.relative_to(into / PACKAGE)
     mine = ROOT / relative
-    same = mine.is_file() and _MODULE.sub(PACKAGE, mine.read_text()) == pyx.read_text()
     built = sorted(mine.parent.glob(f"{mine.stem}.*.so")) if same else []
     if built:  # an extension's init function is named for its last component only
         shutil.copy(built[0], pyx.parent / built[0].name)

@@ -54,12 +54,7 @@ OFFSETS = ("hand", "aside", "board", "markers", "prediction", "tricks", "trick_c
            "leader", "played", "phase")
 
 
-cdef int check(int value, int limit, str what) except -1:
-    """C arrays are indexed without bounds checks: every index from outside goes through
-    here first, so that bad input raises instead of writing past an array."""
-    if not 0 <= value < limit:
-        raise ValueError(f"RoundCore: {what} {value} is out of range 0..{limit - 1}")
-    return value
+include "../range_check.pxi"  # check(value, limit, what)
 
 
 cdef inline int numbers_in(uint64_t spaces):

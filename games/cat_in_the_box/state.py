@@ -17,17 +17,17 @@ This module deals, scores and records rounds, and reads the round through the co
 
 from __future__ import annotations
 
-import copy
 import random
 from functools import lru_cache
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, GameState, bits_to_mask, shuffle
+from catzoo.games.base import TERMINAL, bits_to_mask, shuffle
 from catzoo.games.cat_in_the_box.layout import layout_for
 from catzoo.games.cat_in_the_box.options import COLOURS, COPIES, CatInTheBoxOptions
 from catzoo.games.cat_in_the_box.round_core import RoundCore, trick_winner  # noqa: F401
 from catzoo.games.cat_in_the_box.scoring import round_scores
+from catzoo.games.compiled_round import CompiledRoundState
 
 ASIDE, PREDICT, PLAY = 0, 1, 2
 PHASES = ("aside", "predict", "play")
@@ -89,11 +89,12 @@ def play_action(colour: int, number: int) -> int:
     return PLAY_BASE + colour * NUMBERS + number - 1
 
 
-class CatInTheBoxState(GameState):
+class CatInTheBoxState(CompiledRoundState):
     game_name = "cat_in_the_box"
     env_version = 0
     options_cls = CatInTheBoxOptions
     num_actions = NUM_ACTIONS
+    _game_lists = ("chance", "history", "total_scores", "round_scores", "round_records")
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -143,18 +144,9 @@ class CatInTheBoxState(GameState):
         for p, total in enumerate(self.total_scores):
             mv[start + p] = min(4.0, max(-4.0, total / 50.0))
 
-    # --- applying actions ----------------------------------------------------------------
+    # --- the end of a round ----------------------------------------------------------------
     # The rules of a round's actions (set-aside, prediction, play, trick, paradox) are in
-    # round_core.pyx; a round's start and end are here.
-    def apply_unchecked(self, action: int) -> None:
-        self.history.append(action)
-        core = self._core
-        if core.apply(action):
-            self._end_round()
-        else:
-            self.current_player = core.current_player
-            self._legal = core.legal
-
+    # round_core.pyx; CompiledRoundState applies them there.
     def _end_round(self) -> None:
         o, n, core = self.options, self.num_players, self._core
         tricks, predictions = core.tricks, core.predictions
@@ -207,10 +199,6 @@ class CatInTheBoxState(GameState):
         doc="This round's red leads before red was broken: (leader, numbers it could have "
             "declared in another colour), which proves none of them was in hand.")
 
-    def _compute_legal(self) -> int:
-        self._core.refresh_legal()
-        return self._core.legal
-
     def played_numbers(self, p: int) -> list[int]:
         """Numbers (0-based) of the cards p played this round: one per research token."""
         tokens = self._core.tokens[p]
@@ -257,21 +245,6 @@ class CatInTheBoxState(GameState):
         return self.master.copy()
 
     # --- copies and determinization -----------------------------------------------------------
-    def clone(self) -> CatInTheBoxState:
-        return self._copy(self._rng_copy())
-
-    def _copy(self, rng: random.Random) -> CatInTheBoxState:
-        """A copy dealing its later rounds from ``rng``."""
-        c = copy.copy(self)
-        c._set_master(self.master.copy())
-        c._core = self._core.copy(c.master)
-        for name in ("total_scores", "chance", "history"):
-            setattr(c, name, list(getattr(self, name)))
-        c.round_records = list(self.round_records)  # finished rounds never change
-        c.round_scores = [list(row) for row in self.round_scores]
-        c.rng = rng
-        return c
-
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> CatInTheBoxState:
         """Re-deal the other players' hands and set-aside cards (and, with 2 players, the
         unrevealed leftovers) uniformly among the deals consistent with what ``player``

@@ -21,12 +21,12 @@ Actions (one flat space of 40 at both player counts):
 
 from __future__ import annotations
 
-import copy
 import random
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, GameState, shuffle_as_random
+from catzoo.games.base import TERMINAL, shuffle_as_random
+from catzoo.games.compiled_round import CompiledRoundState
 from catzoo.games.lunar.layout import layout_for
 from catzoo.games.lunar.options import (
     NUM_CARDS,
@@ -63,11 +63,12 @@ def _shuffled(rng: random.Random):
     return (tuple(suits), tuple(ranks))
 
 
-class LunarState(GameState):
+class LunarState(CompiledRoundState):
     game_name = "lunar"
     env_version = 0
     options_cls = LunarOptions
     num_actions = NUM_ACTIONS
+    _game_lists = ("chance", "history", "team_scores", "round_scores", "tiles")
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -100,22 +101,9 @@ class LunarState(GameState):
         self.current_player = core.current_player
         self._legal = core.legal
 
-    # --- applying actions ----------------------------------------------------------------
+    # --- the end of a round ----------------------------------------------------------------
     # The rules of a round's actions (pass picks, trump tiles, plays, tricks, the sky) are
-    # in round_core.pyx; a round's start and end are here.
-    def apply_unchecked(self, action: int) -> None:
-        self.history.append(action)
-        core = self._core
-        if core.apply(action):
-            self._end_round()
-        else:
-            self.current_player = core.current_player
-            self._legal = core.legal
-
-    def _compute_legal(self) -> int:
-        self._core.refresh_legal()
-        return self._core.legal
-
+    # in round_core.pyx; CompiledRoundState applies them there.
     def _tile_holder(self, team: int) -> int:
         """The member of ``team`` holding a lead tile (with 2 players, the player)."""
         return self.tiles[0] if self.tiles[0] % 2 == team else self.tiles[1]
@@ -211,19 +199,6 @@ class LunarState(GameState):
         return self.master.copy()
 
     # --- copies and determinization -----------------------------------------------------------
-    def clone(self) -> LunarState:
-        return self._copy(self._rng_copy())
-
-    def _copy(self, rng: random.Random) -> LunarState:
-        """A copy dealing its later rounds from ``rng``."""
-        c = copy.copy(self)
-        c._set_master(self.master.copy())
-        c._core = self._core.copy(c.master)
-        for name in ("team_scores", "round_scores", "tiles", "chance", "history"):
-            setattr(c, name, list(getattr(self, name)))
-        c.rng = rng
-        return c
-
     def teams(self) -> tuple[tuple[int, ...], ...]:
         # [R] partners sit opposite.
         return ((0, 2), (1, 3)) if self.num_players == 4 else ((0,), (1,))
