@@ -127,15 +127,23 @@ cdef class RoundCore:
         self.num_players, self.tricks_per_round = num_players, tricks_per_round
         self.predict_bits = predict_bits
         self._use(master)
-        (self.o_hand, self.o_aside, self.o_board, self.o_markers, self.o_prediction,
-         self.o_tricks, self.o_trick_card, self.o_led, self.o_leader, self.o_played,
-         self.o_phase) = [getattr(offsets, name) for name in OFFSETS]
+        self._set_offsets([getattr(offsets, name) for name in OFFSETS])
         self.current_player = NOBODY
         self.last_trick = None
 
     cdef void _use(self, master):
         self.master = master
         self.m = master
+
+    cdef void _set_offsets(self, values):
+        (self.o_hand, self.o_aside, self.o_board, self.o_markers, self.o_prediction,
+         self.o_tricks, self.o_trick_card, self.o_led, self.o_leader, self.o_played,
+         self.o_phase) = values
+
+    def _offsets(self):
+        return (self.o_hand, self.o_aside, self.o_board, self.o_markers, self.o_prediction,
+                self.o_tricks, self.o_trick_card, self.o_led, self.o_leader, self.o_played,
+                self.o_phase)
 
     def begin(self, hands, uint64_t empty_bits, int round_start):
         """A new round: ``hands[p]`` the numbers - 1 dealt to p, the spaces left empty
@@ -147,11 +155,7 @@ cdef class RoundCore:
                 self.counts_[p][k] = 0
             for k in hands[p]:
                 self.counts_[p][check(k, NUMBERS, "card")] += 1
-            self.hand_bits_[p] = 0
-            for k in range(NUMBERS):
-                if self.counts_[p][k]:
-                    self.hand_bits_[p] |= ONE << k
-                    self.m[self.o_hand + p * NUMBERS + k] = self.counts_[p][k] / COPIES
+            self._hand_changed(p)
             self.marker_bits_[p] = COLOUR_ROW[0] | COLOUR_ROW[1] | COLOUR_ROW[2] | COLOUR_ROW[3]
             self.tokens_[p] = 0
             self.aside_[p] = self.predictions_[p] = -1
@@ -166,6 +170,15 @@ cdef class RoundCore:
         self.paradox_player = NOBODY
         self.phase = ASIDE
         self.legal = self._compute_legal()
+
+    cdef void _hand_changed(self, int p):
+        """p's hand bits and hand features, from its counts."""
+        cdef int k
+        self.hand_bits_[p] = 0
+        for k in range(NUMBERS):
+            if self.counts_[p][k]:
+                self.hand_bits_[p] |= ONE << k
+            self.m[self.o_hand + p * NUMBERS + k] = self.counts_[p][k] / COPIES
 
     def end_game(self):
         """The game is over: nobody acts, nothing is legal."""
@@ -379,17 +392,20 @@ cdef class RoundCore:
 
     # --- changing the round from outside (re-sampling, scenarios) -------------------------------
     def set_hand(self, int p, counts):
-        """Give p these counts per number (re-sampling hidden hands)."""
+        """Give p these counts per number (re-sampling hidden hands), features included."""
         cdef int k
         check(p, self.num_players, "player")
-        self.hand_bits_[p] = 0
         for k in range(NUMBERS):
             self.counts_[p][k] = counts[k]
-            if counts[k]:
-                self.hand_bits_[p] |= ONE << k
+        self._hand_changed(p)
 
     def set_aside_card(self, int p, int k):
-        self.aside_[check(p, self.num_players, "player")] = check(k, NUMBERS, "card")
+        """Make k p's set-aside card (re-sampling), features included."""
+        check(p, self.num_players, "player")
+        if self.aside_[p] >= 0:
+            self.m[self.o_aside + p * NUMBERS + self.aside_[p]] = 0.0
+        self.aside_[p] = check(k, NUMBERS, "card")
+        self.m[self.o_aside + p * NUMBERS + k] = 1.0
 
     def fields(self) -> dict:
         """The whole round as plain Python values (``load`` takes them back)."""
@@ -452,11 +468,7 @@ cdef class RoundCore:
     cdef void _copy_from(self, RoundCore other):
         self.num_players, self.tricks_per_round = other.num_players, other.tricks_per_round
         self.predict_bits = other.predict_bits
-        (self.o_hand, self.o_aside, self.o_board, self.o_markers, self.o_prediction,
-         self.o_tricks, self.o_trick_card, self.o_led, self.o_leader, self.o_played,
-         self.o_phase) = (other.o_hand, other.o_aside, other.o_board, other.o_markers,
-                          other.o_prediction, other.o_tricks, other.o_trick_card, other.o_led,
-                          other.o_leader, other.o_played, other.o_phase)
+        self._set_offsets(other._offsets())
         self.phase, self.current_player, self.round_start = other.phase, other.current_player, other.round_start
         self.leader, self.led, self.tricks_done = other.leader, other.led, other.tricks_done
         self.paradox_player, self.red_broken = other.paradox_player, other.red_broken
@@ -472,10 +484,7 @@ cdef class RoundCore:
         self.last_trick = other.last_trick
 
     def __reduce__(self):
-        offsets = dict(zip(OFFSETS, (self.o_hand, self.o_aside, self.o_board, self.o_markers,
-                                     self.o_prediction, self.o_tricks, self.o_trick_card,
-                                     self.o_led, self.o_leader, self.o_played, self.o_phase)))
-        return _restore, (self.fields(), self.master, offsets)
+        return _restore, (self.fields(), self.master, dict(zip(OFFSETS, self._offsets())))
 
 
 def _restore(fields, master, offsets):

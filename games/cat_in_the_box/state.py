@@ -278,20 +278,15 @@ class CatInTheBoxState(CompiledRoundState):
                 break
         else:
             return c  # [D] no consistent re-deal found: the true deal is always consistent
-        L = c.layout
         for q in others:
             counts = [0] * NUMBERS
             for k in new_hands[q]:
                 counts[k] += 1
             c._core.set_hand(q, counts)
-            c.master[L.span("hand", q)] = np.asarray(counts, dtype=np.float32) / COPIES
         for q in hidden_aside:
             k = pool[pos]
             pos += 1
             c._core.set_aside_card(q, k)
-            span = L.span("aside", q)
-            c.master[span] = 0.0
-            c.master[span.start + k] = 1.0
             c.history[self._round_begin + (q - self.round_start) % n] = ASIDE_BASE + k
         new_left = tuple(pool[pos:])
         # Rewrite this round's recorded deal so that the action log still replays exactly.

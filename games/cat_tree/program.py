@@ -352,13 +352,12 @@ def improve(deck, actions=None, options: CatTreeOptions | None = None, seconds: 
     solver.parameters.random_seed = seed
     status = solver.Solve(programme.model)
     bound = int(solver.BestObjectiveBound() + 1e-6)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        given = _score(deck, actions, o) if actions is not None else 0
-        return ProgramResult(given, tuple(actions or ()), bound, False)
-    plan = programme.actions(solver)
-    score = _score(deck, plan, o)
-    if actions is not None and _score(deck, actions, o) > score:
-        plan, score = tuple(actions), _score(deck, actions, o)
+    plan, score = (tuple(actions), _score(deck, actions, o)) if actions is not None else ((), 0)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        found = programme.actions(solver)
+        found_score = _score(deck, found, o)
+        if found_score >= score:
+            plan, score = found, found_score
     return ProgramResult(score, plan, max(bound, score), status == cp_model.OPTIMAL)
 
 

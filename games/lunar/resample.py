@@ -48,10 +48,6 @@ def resample(state, player: int, rng: random.Random, attempts: int = 1000):
         _resample_before_exchange(state, c, player, rng)
     elif not _resample_hands(state, c, player, rng, attempts):
         return c  # no consistent re-deal found: the true deal is always consistent
-    base = c.layout.base["hand"]
-    for q, hand in enumerate(c.hands):
-        for k in range(NUM_CARDS):
-            c.master[base + q * NUM_CARDS + k] = hand[k] / 3.0
     c._legal = c._compute_legal()
     return c
 
@@ -64,11 +60,7 @@ def _rewrite_picks(state, c, q: int, picks: list[int], rng: random.Random) -> No
     for index in state._pick_at[q]:
         original = state.history[index] - PICK_BASE
         c.history[index] = PICK_BASE + pool[card_type(original)].pop()
-    passed = _counts(picks)
-    c._core.set_passed(q, passed)
-    b = c.layout.base["passed"] + q * NUM_CARDS
-    for k in range(NUM_CARDS):
-        c.master[b + k] = passed[k] / 2.0
+    c._core.set_passed(q, _counts(picks))  # the features too
 
 
 def _set_order(c, deals: list[list[int]], tail_by_type=None) -> None:
@@ -185,11 +177,7 @@ def _resample_hands(state, c, v: int, rng: random.Random, attempts: int) -> bool
         gifts[giver] = gift
     for giver, taker in ((o1, o3), (o3, o1)):
         _rewrite_picks(state, c, giver, gifts[giver], rng)
-        received = _counts(gifts[giver])
-        c._core.set_received(taker, received)
-        b = c.layout.base["received"] + taker * NUM_CARDS
-        for k in range(NUM_CARDS):
-            c.master[b + k] = received[k] / 2.0
+        c._core.set_received(taker, _counts(gifts[giver]))  # the features too
     for giver in (o1, o3):
         deals[giver] = _cards(_minus(_plus(held[giver], c.passed[giver]), c.received[giver]))
     _set_order(c, deals)

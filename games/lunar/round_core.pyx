@@ -199,9 +199,6 @@ cdef class RoundCore:
                 for i in range(p * DEAL_PER_TYPE, (p + 1) * DEAL_PER_TYPE):
                     self.hands_[p][self.order[t][i]] += 1
             self._hand_changed(p)
-            for c in range(NUM_CARDS):
-                if self.hands_[p][c]:
-                    self.m[self.o_hand + p * NUM_CARDS + c] = self.hands_[p][c] / 3.0
             self.pick_types[p][0] = self.pick_types[p][1] = self.picks_[p] = 0
             self.voids_[p] = 0
         for c in range(NUM_CARDS):
@@ -227,11 +224,13 @@ cdef class RoundCore:
         self.legal = 0
 
     cdef void _hand_changed(self, int p):
+        """p's hand bits and hand features, from its counts."""
         cdef int c
         self.hand_bits_[p] = 0
         for c in range(NUM_CARDS):
             if self.hands_[p][c]:
                 self.hand_bits_[p] |= 1u << c
+            self.m[self.o_hand + p * NUM_CARDS + c] = self.hands_[p][c] / 3.0
 
     # --- legal moves ----------------------------------------------------------------------
     cdef unsigned long long _compute_legal(self):
@@ -535,6 +534,7 @@ cdef class RoundCore:
 
     # --- changing the round from outside (re-sampling) ------------------------------------------
     def set_hand(self, int p, counts):
+        """Give p these cards (re-sampling hidden hands), features included."""
         cdef int c
         check(p, self.num_players, "player")
         for c in range(NUM_CARDS):
@@ -542,19 +542,25 @@ cdef class RoundCore:
         self._hand_changed(p)
 
     def set_passed(self, int p, counts):
-        """p's pass picks: the cards and, from them, the count per type."""
+        """p's pass picks: the cards and, from them, the count per type; features
+        included (4 players: the block exists with them only)."""
         cdef int c
         check(p, self.num_players, "player")
         self.pick_types[p][0] = self.pick_types[p][1] = 0
         for c in range(NUM_CARDS):
             self.passed_[p][c] = counts[c]
             self.pick_types[p][card_type(c)] += counts[c]
+            if self.o_passed >= 0:
+                self.m[self.o_passed + p * NUM_CARDS + c] = counts[c] / 2.0
 
     def set_received(self, int p, counts):
+        """The cards p received from its partner, features included (4 players)."""
         cdef int c
         check(p, self.num_players, "player")
         for c in range(NUM_CARDS):
             self.received_[p][c] = counts[c]
+            if self.o_received >= 0:
+                self.m[self.o_received + p * NUM_CARDS + c] = counts[c] / 2.0
 
     def set_order(self, order):
         """The round's (suit deck, rank deck), 24 cards each."""
