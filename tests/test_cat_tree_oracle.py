@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
-from catzoo.games.cat_tree.bound import _model, upper_bound
+from catzoo.games.cat_tree.bound import ALT, PAIRS, _model, upper_bound
 from catzoo.games.cat_tree.options import BOX, LETTERS, NEST, PIPE, PIPE_SIDE_POINTS, SHELF
 from catzoo.games.cat_tree.oracle import (
     SETTINGS,
@@ -308,9 +308,10 @@ def test_bound_counts_low_pipe_sides_from_the_low_hangers():
     # (P B P), two hangers give one pipe both sides (B P B), and a hanging piece between
     # two hangers leaves them one side each. Hangers minus hanging pieces, pipes: sides.
     model = _model(CatTreeOptions())
+    unlimited = np.array(model.shape[PAIRS] - 1)
     cases = {(0, 2): 0, (1, 1): 1, (1, 2): 2, (1, 4): 2, (2, 1): 2, (2, 2): 3, (2, 4): 4}
     for (hangers, pipes), sides in cases.items():
-        got = model._low_pipe_sides(np.array(hangers), np.array(pipes))
+        got = model._low_pipe_sides(np.array(hangers), np.array(pipes), unlimited, np.array(0))
         assert got == sides * PIPE_SIDE_POINTS, (hangers, pipes)
     # and a game that ends with P B P on the floor (sides 1 + 1) stays under the bound
     state = game(("PT", "BT"), ("PT", "TH"), turns=2)
@@ -323,6 +324,21 @@ def test_bound_counts_low_pipe_sides_from_the_low_hangers():
             state.apply(cell_action(state, *cells[p]))
     assert state.total == 2 * (5 + PIPE_SIDE_POINTS) + 5 + 5
     assert upper_bound(state.chance[0], state.options) >= state.total
+
+
+def test_bound_counts_low_sides_from_the_neighbouring_pairs_of_the_low_rows():
+    # A low row of k pieces has k - 1 neighbouring pairs: a pipe's side takes one, a
+    # hanging piece two; a card at altitude needs 3 low rows. So 4 low cards with 2 pipes
+    # and 2 hangers (P N on the floor, B on the nest, P on the box: the support column)
+    # give one side, not the 3 of two hangers alone; in one row (no altitude), B P B P: 3.
+    model = _model(CatTreeOptions())
+    sides = model._low_pipe_sides(np.array(2), np.array(2), np.array(4), np.array(1))
+    assert sides == 1 * PIPE_SIDE_POINTS
+    sides = model._low_pipe_sides(np.array(2), np.array(2), np.array(4), np.array(0))
+    assert sides == 3 * PIPE_SIDE_POINTS
+    # and 3 low cards with a hammock among them cover no 3 rows: nothing counts at altitude
+    assert model.end[model.start + model.strides[ALT] + 1 * model.strides[PAIRS]] < 0
+    assert model.end[model.start + model.strides[ALT] + 3 * model.strides[PAIRS]] == 0
 
 
 def test_solve_all_in_two_processes_gives_the_results_of_one():

@@ -52,18 +52,26 @@ for the rules they follow from):
    two-sided pipes, so these are at most h - m - 1; each hanger has two neighbours, of
    which a hanging piece takes two and a pipe's side one, so there are at most
    2 (h - m) sides.
-6. **Support.** If a card counts at altitude, at least ``support_needed`` cards count
-   below altitude: either its part is ground-connected, and it covers every row from the
-   floor to altitude, or the ground-connected structure reaches a row at most
-   ``detach_distance - 1`` below the lowest cell of the part, and the structure and the
-   part together cover every row from the floor to altitude but that distance.
+6. **Support.** If a card counts at altitude, counted cards lie in at least
+   ``support_needed`` rows below altitude: either its part is ground-connected, and it
+   covers every row from the floor to altitude, or the ground-connected structure
+   reaches a row at most ``detach_distance - 1`` below the lowest cell of the part, and
+   the structure and the part together cover every row from the floor to altitude but
+   that distance.
+7. **Neighbouring pairs.** A row holding k counted pieces has at most k - 1 pairs of
+   neighbours. A hanging piece takes the two pairs it hangs by, a pipe's attached side
+   one, and no pair serves twice (two pieces hung from each other would each have
+   been placed first). So below altitude, sides + 2 (hanging pieces) <= low cards - the
+   low rows holding any, which are at least ``support_needed`` if a card counts at
+   altitude (fact 6), else one. The programme keeps low cards - 2 (hanging pieces):
+   with fact 6 it replaces a count of the low cards, and it caps the low pipes' sides.
 
 The programme keeps, per state, the best points still to come; the state is (a card
-counts at altitude, counted low cards up to the support needed, free tops at altitude,
-the gaps of fact 3 at altitude, pipes at altitude, low hangers minus hanging pieces,
-the chain under altitude, low pipes). Counts from a cap up stand for "unlimited" (a
-state with more of a resource can do everything one with less can), so the caps only
-loosen the bound.
+counts at altitude, free tops at altitude, the gaps of fact 3 at altitude, pipes at
+altitude, low hangers minus hanging pieces, the chain under altitude, low pipes, low
+cards minus twice the low hanging pieces). Counts from a cap up stand for "unlimited"
+(a state with more of a resource can do everything one with less can), so the caps
+only loosen the bound.
 It runs forwards over the turns to find the states the deal's cards can reach (a few
 percent of the table), then backwards over those: the value of a state is the most a
 game can still add from it, so the bound is the value of the empty start.
@@ -104,19 +112,22 @@ CARRIERS = (SCRATCHER, BOX, SHELF, NEST)
 HANGERS = (BOX, SHELF, NEST)
 HANGING = (HAMMOCK, CATWALK)
 
-# the state's axes: a card counts at altitude, counted low cards (support), free tops at
-# altitude, the gaps at altitude (free capacity x fill of the last row), pipes at
-# altitude, low hangers minus hanging pieces, the chain under altitude, low pipes
-ALT, SUPPORT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES = range(8)
-# caps of TOPS, HANG (its free capacity) and LOW_HANG: that many or more is "unlimited";
-# free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes used some
-CAPS = (5, 6, 3)
+# the state's axes: a card counts at altitude, free tops at altitude, the gaps at
+# altitude (free capacity x fill of the last row), pipes at altitude, low hangers minus
+# hanging pieces, the chain under altitude, low pipes, counted low cards minus twice the
+# low hanging pieces (facts 6 and 7)
+ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS = range(8)
+# caps of TOPS, HANG (its free capacity), LOW_HANG and PAIRS: that many or more is
+# "unlimited"; free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes
+# used some
+CAPS = (5, 6, 3, 6)
 MAX_PIPES = COPIES  # the deck's pipes: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 
 
 def support_needed(options: CatTreeOptions) -> int:
-    """Fact 6: the counted low cards any counted card at altitude needs."""
+    """Fact 6: the low rows holding counted cards that any counted card at altitude
+    needs."""
     a, steps = options.altitude_row, options.detach_distance - 1
     if a >= options.height or a == 0:
         return 0
@@ -136,7 +147,9 @@ class _Model:
         self.all_alt = all_alt = has_alt and a == 0  # the floor row is at altitude
         need = support_needed(options)
         self.any_pipe = any_pipe = options.pipe_sides == "any"
-        tops, hang, low_hang = CAPS
+        tops, hang, low_hang, pairs = CAPS
+        self.need = need
+        pairs = max(pairs, need + 1)
         self.split = split = has_alt and not all_alt  # both levels exist
         # a row of ``width`` cells holds at most ``kmax`` hangers with a gap between each
         self.kmax = kmax = (options.width + 1) // 2
@@ -146,13 +159,13 @@ class _Model:
         self.hang_cap = hang
         self.shape = shape = (
             2 if split else 1,
-            need + 1,
             tops + 1 if split else 1,
             (hang + 1) * fills if has_alt else 1,
             MAX_PIPES + 1 if has_alt and not any_pipe else 1,
             low_hang + 1 if not all_alt else 1,
             a + 1 if has_alt and a >= 2 else 1,  # chain heights 0..a-2, a base, unlimited
             MAX_PIPES + 1 if not all_alt and not any_pipe else 1,
+            pairs + 1 if not all_alt else 1,
         )
         self.size = int(np.prod(shape))
         self.strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
@@ -162,9 +175,10 @@ class _Model:
         if shape[PIPES] > 1:  # fact 5
             end += self._pipe_sides(*(coords[i].reshape(shape) for i in (HANG, PIPES, TOPS)))
         if shape[LOW_PIPES] > 1:
-            end += self._low_pipe_sides(*(coords[i].reshape(shape) for i in (LOW_HANG, LOW_PIPES)))
-        if need and shape[ALT] == 2:  # fact 6
-            end[1, :need] = IMPOSSIBLE
+            end += self._low_pipe_sides(*(coords[i].reshape(shape)
+                                          for i in (LOW_HANG, LOW_PIPES, PAIRS, ALT)))
+        if need and shape[ALT] == 2:  # fact 6: as many low rows, each a pair fewer
+            end[1, ..., :need] = IMPOSSIBLE
         self.end = end.astype(np.int16).reshape(-1)
         self.start = 0  # every axis at 0
 
@@ -192,15 +206,20 @@ class _Model:
                 best = np.where(ok, np.maximum(best, points), best)
         return best
 
-    def _low_pipe_sides(self, low_hang, pipes):
-        """Fact 5 below altitude: the most side points of the low pipes (``low_hang`` is
-        h - m, hangers minus hanging pieces)."""
+    def _low_pipe_sides(self, low_hang, pipes, pairs, alt):
+        """Facts 5 and 7 below altitude: the most side points of the low pipes
+        (``low_hang`` is h - m, hangers minus hanging pieces; ``pairs`` low cards minus
+        twice the hanging pieces, less the low rows they must cover: the neighbouring
+        pairs left for sides)."""
         unlimited = 2 * MAX_PIPES
         hangers = np.where(low_hang == self.shape[LOW_HANG] - 1, unlimited, low_hang)
+        rows = np.where(alt == 1, max(self.need, 1), 1)
+        free_pairs = np.where(pairs == self.shape[PAIRS] - 1, unlimited, pairs - rows)
         best = np.zeros(low_hang.shape, dtype=np.int32)
         for two in range(MAX_PIPES + 1):
             for one in range(MAX_PIPES + 1 - two):
                 ok = (pipes >= two + one) & (hangers - 1 >= two) & (2 * hangers >= 2 * two + one)
+                ok &= free_pairs >= 2 * two + one
                 best = np.where(ok, np.maximum(best, PIPE_SIDE_POINTS * (2 * two + one)), best)
         return best
 
@@ -210,9 +229,11 @@ class _Model:
         a, base = self.a, BASE_POINTS[kind]
         out = []  # (it may also score nothing, dismissed or detached: see ``pull``)
         if not self.all_alt:  # counted low (fact 1); every one supports (fact 6)
-            low = {SUPPORT: "up"}
+            low = {PAIRS: "up"}
+            # a hanging piece takes two pairs (fact 7): a low card less twice
+            hanging = {**low, PAIRS: "down"}
             if kind in HANGING:  # fact 3
-                out.append((base, {**low, LOW_HANG: "down"}, {LOW_HANG: 2}))
+                out.append((base, {**hanging, LOW_HANG: "down"}, {LOW_HANG: 2, PAIRS: 2}))
             elif kind == SHELF:
                 if a >= 2 or not self.has_alt:  # a low row off the floor
                     change = {**low, LOW_HANG: "up"}
@@ -232,7 +253,7 @@ class _Model:
                     change[LOW_PIPES] = "up"
                 out.append((points, change, {}))
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
-                    out.append((base, {**low, CHAIN: "base"}, {LOW_HANG: 2}))
+                    out.append((base, {**hanging, CHAIN: "base"}, {LOW_HANG: 2, PAIRS: 2}))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
                 under = {**low, TOPS: "up"}
                 if kind == SHELF:
@@ -247,7 +268,7 @@ class _Model:
                     else:  # on a chain (fact 4)
                         out.append((base, {**change, CHAIN: "use"}, {CHAIN: a - 1}))
                     if kind in (BOX, NEST):  # hung
-                        out.append((base, under, {LOW_HANG: 2}))
+                        out.append((base, {**under, PAIRS: "down"}, {LOW_HANG: 2, PAIRS: 2}))
         if self.has_alt:  # counted at altitude
             points = 2 * base
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
