@@ -23,7 +23,9 @@ for top in TOP_LEVEL:
 
 # The web app's page, styles and scripts ship inside the package: no CDN, no download.
 PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
-                               "static/games/*.js"]}
+                               "static/games/*.js"],
+                # the Cat Tree reference deals' best-known plans (catzoo.games.cat_tree.reference)
+                "catzoo.games.cat_tree": ["reference_deals.json"]}
 
 # Compiled cores: (module, source). The .c files are generated at build time, not kept.
 CORES = [

@@ -1,0 +1,97 @@
+"""Builds or improves the Cat Tree reference deals: best-known plans, shipped with catzoo.
+
+For each deal (the decks of games seeded ``--seed``, ``--seed + 1``, ...) it runs the
+oracle's search (``oracle.solve``, with its upper bound), then CP-SAT
+(``program.improve``) for ``--seconds`` from the search's plan and as long again from
+nothing (the two find different trees), and keeps the best plan. A deal already in the
+file keeps its plan unless this run finds a better one, so running it again with more
+time only raises the best-known scores; the file is rewritten atomically after every
+deal, so a killed run loses at most the deal in progress.
+
+The file (``games/cat_tree/reference_deals.json``) is read by
+``catzoo.games.cat_tree.reference``, which replays every plan through the rules engine.
+
+Run: ``python benchmarks/cat_tree_reference.py [--deals N] [--seed S] [--seconds T]``
+(CP-SAT uses two threads; about 2 T seconds a deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from catzoo.games.cat_tree import CatTreeOptions
+from catzoo.games.cat_tree.bound import upper_bound
+from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, solve
+from catzoo.games.cat_tree.program import improve
+from catzoo.games.cat_tree.reference import FORMAT, PATH, deck_text, reference_deck
+from catzoo.training.checkpoint import atomic_write_text
+
+
+def _load() -> dict:
+    if not PATH.exists():
+        return {}
+    return {entry["seed"]: entry for entry in json.loads(PATH.read_text())["deals"]}
+
+
+def _save(entries: dict) -> None:
+    # one deal a line: a diff of the file shows which deals a run improved
+    deals_text = ",\n".join(json.dumps(entries[s]) for s in sorted(entries))
+    atomic_write_text(PATH, f'{{"format": {FORMAT}, "options": "default CatTreeOptions", '
+                            f'"deals": [\n{deals_text}\n]}}\n')
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=40.0,
+                        help="CP-SAT seconds per start (two starts a deal)")
+    parser.add_argument("--bounds-only", action="store_true",
+                        help="only recompute every deal's bound (after the bound changed)")
+    args = parser.parse_args(argv)
+
+    options = CatTreeOptions()
+    entries = _load()
+    if args.bounds_only:
+        for entry in entries.values():
+            entry["bound"] = upper_bound(reference_deck(entry["deck"]), options)
+        _save(entries)
+        print(f"{len(entries)} bounds recomputed")
+        return
+    searched = {}
+    for i, deck in enumerate(deals(args.deals, seed=args.seed, options=options)):
+        seed = args.seed + i
+        start = time.perf_counter()
+        result = solve(deck, options, bound=False)
+        searched[seed] = result.score
+        best = (result.score, result.actions, "the oracle's search")
+        for name, plan in (("from the search's plan", result.actions), ("from nothing", None)):
+            found = improve(deck, plan, options, seconds=args.seconds)
+            if found.score > best[0]:
+                best = (found.score, found.actions, f"CP-SAT {args.seconds:g} s {name}")
+        old = entries.get(seed)
+        bound = upper_bound(deck, options)
+        if old is None or best[0] > old["score"]:
+            entries[seed] = {"seed": seed, "deck": deck_text(deck), "score": best[0],
+                             "bound": bound, "found_by": best[2], "actions": list(best[1])}
+        else:
+            entries[seed]["bound"] = bound
+        _save(entries)
+        kept = entries[seed]
+        print(f"seed {seed}: search {result.score}, best known {kept['score']} "
+              f"({kept['found_by']}), bound {bound}  [{time.perf_counter() - start:.0f} s]",
+              flush=True)
+    scores = [e["score"] for e in entries.values()]
+    bounds = [e["bound"] for e in entries.values()]
+    print(f"{len(entries)} reference deals: best known {sum(scores) / len(scores):.1f} on "
+          f"average, bound {sum(bounds) / len(bounds):.1f} "
+          f"({percent_of_oracle(scores, bounds):.1f}% of it)")
+    known = [entries[s]["score"] for s in searched]
+    print(f"the oracle's search on the {len(searched)} deals of this run: "
+          f"{percent_of_oracle(list(searched.values()), known):.1f}% of the best known")
+
+
+if __name__ == "__main__":
+    main()
