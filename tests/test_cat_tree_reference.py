@@ -84,6 +84,11 @@ def test_the_report_plays_each_policy_as_both_partners_on_the_reference_deals():
     assert "4 reference deals" in table and "% of best" in table and "heuristic" in table
 
 
+def test_search_bots_get_the_state_to_resample_from():
+    report = oracle_report(["ismcts:iterations=4"], deals=1)
+    assert 0 < report.scores["ismcts:iterations=4"][0] <= report.bounds[0]
+
+
 def test_fresh_deals_are_measured_against_the_oracle_search():
     report = oracle_report(["heuristic"], deals=2, fresh=True, seed=500)
     assert report.reference == [solve(d).score for d in deals(2, seed=500)]

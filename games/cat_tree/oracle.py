@@ -562,14 +562,15 @@ def plan_actions(plan, options: CatTreeOptions) -> list[int]:
 
 
 def play_policies(deck, policies, options: CatTreeOptions) -> CatTreeState:
-    """Play a deal with one policy per seat (observation dict in, action out)."""
+    """Play a deal with one policy per seat (observation dict in, action out; search
+    bots also get the state, which they see only through ``resample``)."""
     state = CatTreeState.new(options, chance=[tuple(deck)])
     for policy in policies:
         policy.reset()
     while not state.is_terminal():
         p = state.current_player
         obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
-        state.apply(policies[p].act(obs))
+        state.apply(policies[p].act(obs, state=state, player=p))
     return state
 
 
