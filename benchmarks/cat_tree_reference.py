@@ -55,6 +55,8 @@ def main(argv=None) -> None:
     options = CatTreeOptions()
     entries = _load()
     if args.bounds_only:
+        if not entries:
+            parser.error(f"--bounds-only: no reference deals in {PATH} yet")
         for entry in entries.values():
             entry["bound"] = upper_bound(reference_deck(entry["deck"]), options)
         _save(entries)

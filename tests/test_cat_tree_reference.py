@@ -55,6 +55,7 @@ def _set(key, value):
     (_set("actions", [0]), "reference deal 3: its plan stops before the game ends"),
     (lambda data: data.update(format=7), "format 7, expected 1"),
     (lambda data: data["deals"][0].pop("actions"), "not a reference file (KeyError"),
+    (_set("score", "many"), "not a reference file (ValueError"),
 ])
 def test_a_tampered_reference_file_is_refused_naming_what_is_wrong(tmp_path, change, message):
     with pytest.raises(ReferenceError, match=None) as err:

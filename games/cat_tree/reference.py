@@ -90,7 +90,9 @@ def load(path: str | Path = PATH) -> list[ReferenceDeal]:
                                      f"score {score}")
             found.append(ReferenceDeal(seed, deck, score, bound, actions,
                                        str(entry.get("found_by", ""))))
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as err:
+    except ReferenceError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:  # JSON errors too
         raise ReferenceError(f"{path}: not a reference file ({type(err).__name__}: {err})"
                              ) from None
     return found
