@@ -11,7 +11,8 @@ returns
 
 A policy is then reported as a percentage of ``score`` on the same deals
 (``percent_of_oracle``); ``upper_bound`` says how much better than the oracle's own plan
-the deal could possibly be.
+the deal could possibly be. The reference deals (``catzoo.games.cat_tree.reference``,
+``catzoo oracle``) ship better plans, found with CP-SAT, for a fixed set of deals.
 
 The search is a beam search over turns, with full information (``_Search``). A node is
 a grid; its children are every choice of kept cards, every placing order and, for each
