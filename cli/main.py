@@ -136,4 +136,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the package's copy of this module, not __main__'s: the sub-command modules
+    # raise catzoo.cli.main.UsageError, which __main__.main would not catch.
+    from catzoo.cli.main import main as package_main
+
+    sys.exit(package_main())
