@@ -326,6 +326,17 @@ def test_bound_counts_low_pipe_sides_from_the_low_hangers():
     assert upper_bound(state.chance[0], state.options) >= state.total
 
 
+def test_bound_needs_two_stacks_for_a_gap_at_altitude():
+    # 3 x 3, altitude from row 1. A nest on the floor carries a nest at altitude, which
+    # carries a box: three hangers, two of them at altitude, but all in one column, so no
+    # cell lies between two hangers of a row and the turn-2 catwalk cannot hang there.
+    # Counting hangers alone, the bound hung it (41); a gap needs two stacks, and the
+    # bound is now the exact best game.
+    options = CatTreeOptions(width=3, height=3, altitude=2, turns=2)
+    deck = game(("NC", "TN"), ("BB", "CL"), width=3, height=3, altitude=2, turns=2).chance[0]
+    assert upper_bound(deck, options) == brute_force(deck, options) == 35
+
+
 def test_bound_counts_low_sides_from_the_neighbouring_pairs_of_the_low_rows():
     # A low row of k pieces has k - 1 neighbouring pairs: a pipe's side takes one, a
     # hanging piece two; a card at altitude needs 3 low rows. So 4 low cards with 2 pipes

@@ -27,7 +27,9 @@ for the rules they follow from):
    with kmax = ceil(width / 2); over rows holding h hangers in all, at most
    h - ceil(h / kmax) (filling rows up to kmax hangers, one after the other, gives the
    most). At altitude the programme keeps that capacity minus the gaps filled, and the
-   fill of the last row; a hanging piece needs one free. Below altitude it keeps
+   fill of the last row; a hanging piece needs one free. The two hangers of a gap lie in
+   two columns, so in two of the *stacks* of fact 5 (a stack is one column): a hanging
+   piece at altitude needs two stacks started before it. Below altitude it keeps
    hangers - hanging pieces (rows ignored): a new hanging piece needs 2.
 4. **The row under altitude.** A carrier counted there adds a top at altitude (fact 2).
    Unless it is a shelf or hung, it stands on a carrier placed earlier one row lower,
@@ -69,7 +71,7 @@ for the rules they follow from):
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, free tops at altitude, the gaps of fact 3 at altitude, pipes at
 altitude, low hangers minus hanging pieces, the chain under altitude, low pipes, low
-cards minus twice the low hanging pieces). Counts from a cap up stand for "unlimited"
+cards minus twice the low hanging pieces, stacks at altitude up to two). Counts from a cap up stand for "unlimited"
 (a state with more of a resource can do everything one with less can), so the caps
 only loosen the bound.
 It runs forwards over the turns to find the states the deal's cards can reach (a few
@@ -115,8 +117,8 @@ HANGING = (HAMMOCK, CATWALK)
 # the state's axes: a card counts at altitude, free tops at altitude, the gaps at
 # altitude (free capacity x fill of the last row), pipes at altitude, low hangers minus
 # hanging pieces, the chain under altitude, low pipes, counted low cards minus twice the
-# low hanging pieces (facts 6 and 7)
-ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS = range(8)
+# low hanging pieces (facts 6 and 7), stacks started at altitude (fact 3)
+ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS, STACKS = range(9)
 # caps of TOPS, HANG (its free capacity), LOW_HANG and PAIRS: that many or more is
 # "unlimited"; free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes
 # used some
@@ -166,6 +168,7 @@ class _Model:
             a + 1 if has_alt and a >= 2 else 1,  # chain heights 0..a-2, a base, unlimited
             MAX_PIPES + 1 if not all_alt and not any_pipe else 1,
             pairs + 1 if not all_alt else 1,
+            3 if split else 1,  # stacks at altitude: none, one, two or more
         )
         self.size = int(np.prod(shape))
         self.strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
@@ -178,7 +181,9 @@ class _Model:
             end += self._low_pipe_sides(*(coords[i].reshape(shape)
                                           for i in (LOW_HANG, LOW_PIPES, PAIRS, ALT)))
         if need and shape[ALT] == 2:  # fact 6: as many low rows, each a pair fewer
-            end[1, ..., :need] = IMPOSSIBLE
+            short = [slice(None)] * len(shape)
+            short[ALT], short[PAIRS] = 1, slice(None, need)
+            end[tuple(short)] = IMPOSSIBLE
         self.end = end.astype(np.int16).reshape(-1)
         self.start = 0  # every axis at 0
 
@@ -255,7 +260,7 @@ class _Model:
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
                     out.append((base, {**hanging, CHAIN: "base"}, {LOW_HANG: 2, PAIRS: 2}))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
-                under = {**low, TOPS: "up"}
+                under = {**low, TOPS: "up", STACKS: "up"}
                 if kind == SHELF:
                     if a >= 2:
                         out.append((base, {**under, LOW_HANG: "up"}, {}))
@@ -274,10 +279,11 @@ class _Model:
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
             up = {ALT: "set"}
             if kind == SHELF:
-                out.append((points, {**up, TOPS: "up", HANG: "hanger"}, {}))
+                out.append((points, {**up, TOPS: "up", HANG: "hanger", STACKS: "up"}, {}))
             elif kind in (BOX, NEST):
                 out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
-                out.append((points, {**up, TOPS: "up", HANG: "hung"}, {HANG: 1}))
+                out.append((points, {**up, TOPS: "up", HANG: "hung", STACKS: "up"},
+                            {HANG: 1, STACKS: 2}))
             elif kind == SCRATCHER:
                 out.append((points, up, top))
             elif kind in (PIPE, TOY):
@@ -291,7 +297,7 @@ class _Model:
                         change[PIPES] = "up"
                 out.append((points, change, top))
             else:  # hammock, catwalk
-                out.append((points, {**up, HANG: "hang"}, {HANG: 1}))
+                out.append((points, {**up, HANG: "hang"}, {HANG: 1, STACKS: 2}))
         return out
 
     def _compile(self, moves):
