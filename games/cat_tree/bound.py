@@ -71,9 +71,9 @@ for the rules they follow from):
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, free tops at altitude, the gaps of fact 3 at altitude, pipes at
 altitude, low hangers minus hanging pieces, the chain under altitude, low pipes, low
-cards minus twice the low hanging pieces, stacks at altitude up to two). Counts from a cap up stand for "unlimited"
-(a state with more of a resource can do everything one with less can), so the caps
-only loosen the bound.
+cards minus twice the low hanging pieces, stacks at altitude up to two). Counts from a
+cap up stand for "unlimited" (a state with more of a resource can do everything one
+with less can), so the caps only loosen the bound.
 It runs forwards over the turns to find the states the deal's cards can reach (a few
 percent of the table), then backwards over those: the value of a state is the most a
 game can still add from it, so the bound is the value of the empty start.
