@@ -20,24 +20,21 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 
 from catzoo.games.cat_tree import CatTreeOptions
 from catzoo.games.cat_tree.bound import upper_bound
 from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, solve
 from catzoo.games.cat_tree.program import improve
-from catzoo.games.cat_tree.reference import FORMAT, PATH, deck_text, reference_deck
+from catzoo.games.cat_tree.reference import FORMAT, PATH, ReferenceDeal, deck_text, load
 from catzoo.training.checkpoint import atomic_write_text
 
 
-def _load() -> dict:
-    if not PATH.exists():
-        return {}
-    return {entry["seed"]: entry for entry in json.loads(PATH.read_text())["deals"]}
-
-
-def _save(entries: dict) -> None:
+def _save(entries: dict[int, ReferenceDeal]) -> None:
     # one deal a line: a diff of the file shows which deals a run improved
-    deals_text = ",\n".join(json.dumps(entries[s]) for s in sorted(entries))
+    deals_text = ",\n".join(json.dumps(
+        {"seed": d.seed, "deck": deck_text(d.deck), "score": d.score, "bound": d.bound,
+         "found_by": d.found_by, "actions": list(d.actions)}) for _, d in sorted(entries.items()))
     atomic_write_text(PATH, f'{{"format": {FORMAT}, "options": "default CatTreeOptions", '
                             f'"deals": [\n{deals_text}\n]}}\n')
 
@@ -53,12 +50,12 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     options = CatTreeOptions()
-    entries = _load()
+    # the file's plans are replayed before any is kept (a broken file stops the run)
+    entries = {d.seed: d for d in load()} if PATH.exists() else {}
     if args.bounds_only:
         if not entries:
             parser.error(f"--bounds-only: no reference deals in {PATH} yet")
-        for entry in entries.values():
-            entry["bound"] = upper_bound(reference_deck(entry["deck"]), options)
+        entries = {s: replace(d, bound=upper_bound(d.deck, options)) for s, d in entries.items()}
         _save(entries)
         print(f"{len(entries)} bounds recomputed")
         return
@@ -75,22 +72,21 @@ def main(argv=None) -> None:
                 best = (found.score, found.actions, f"CP-SAT {args.seconds:g} s {name}")
         old = entries.get(seed)
         bound = upper_bound(deck, options)
-        if old is None or best[0] > old["score"]:
-            entries[seed] = {"seed": seed, "deck": deck_text(deck), "score": best[0],
-                             "bound": bound, "found_by": best[2], "actions": list(best[1])}
+        if old is None or best[0] > old.score:
+            entries[seed] = ReferenceDeal(seed, deck, best[0], bound, tuple(best[1]), best[2])
         else:
-            entries[seed]["bound"] = bound
+            entries[seed] = replace(old, bound=bound)
         _save(entries)
         kept = entries[seed]
-        print(f"seed {seed}: search {result.score}, best known {kept['score']} "
-              f"({kept['found_by']}), bound {bound}  [{time.perf_counter() - start:.0f} s]",
+        print(f"seed {seed}: search {result.score}, best known {kept.score} "
+              f"({kept.found_by}), bound {bound}  [{time.perf_counter() - start:.0f} s]",
               flush=True)
-    scores = [e["score"] for e in entries.values()]
-    bounds = [e["bound"] for e in entries.values()]
+    scores = [e.score for e in entries.values()]
+    bounds = [e.bound for e in entries.values()]
     print(f"{len(entries)} reference deals: best known {sum(scores) / len(scores):.1f} on "
           f"average, bound {sum(bounds) / len(bounds):.1f} "
           f"({percent_of_oracle(scores, bounds):.1f}% of it)")
-    known = [entries[s]["score"] for s in searched]
+    known = [entries[s].score for s in searched]
     print(f"the oracle's search on the {len(searched)} deals of this run: "
           f"{percent_of_oracle(list(searched.values()), known):.1f}% of the best known")
 

@@ -67,13 +67,16 @@ def is_checkpoint_spec(spec: str) -> bool:
     return os.sep in spec or "/" in spec or spec.startswith(".") or os.path.exists(spec)
 
 
-def make_policy(spec: str, game: str, num_players: int, seed: int | None = None):
+def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
+                env_options: dict | None = None):
+    """The policy of ``spec``; a checkpoint must have been trained for ``game`` and
+    ``num_players`` and, when given, ``env_options`` (``load_policy`` compares them)."""
     info = get_game(game)
     bots = HEURISTICS.get(info.name, {})
     head = spec.partition(":")[0].strip()
     # A bot name wins over a file of the same name in the working directory.
     if head not in bots and head not in SEARCH and head != "random" and is_checkpoint_spec(spec):
-        return load_checkpoint(spec, info.name, num_players, seed)
+        return load_checkpoint(spec, info.name, num_players, seed, env_options)
     name, options = parse_spec(spec)
     if name == "random" and not options:
         return RandomPolicy(seed)
@@ -99,7 +102,8 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None)
     )
 
 
-def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None):
+def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None,
+                    env_options: dict | None = None):
     if not os.path.exists(path):
         raise UnknownPolicyError(
             f"policy {path!r} looks like a checkpoint path, but no such file or directory exists"
@@ -115,7 +119,8 @@ def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = N
     failures = (OSError, ValueError, KeyError, getattr(training, "CheckpointError", OSError))
     try:
         # The game and player count are checked against the checkpoint's own.
-        policy = load_policy(path, game=game, num_players=num_players, seed=seed)
+        policy = load_policy(path, game=game, num_players=num_players, seed=seed,
+                             env_options=env_options)
     except failures as err:
         raise UnknownPolicyError(f"{path!r} is not a loadable checkpoint: {err}") from None
     if not getattr(policy, "name", None) or policy.name == "policy":

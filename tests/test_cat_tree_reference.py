@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
-from catzoo.arena.oracle import OracleSetupError, _seats, oracle_report
+from catzoo.arena.oracle import oracle_report
 from catzoo.cli.main import main
 from catzoo.games.cat_tree import CatTreeOptions
 from catzoo.games.cat_tree.bound import upper_bound
 from catzoo.games.cat_tree.oracle import deals, play_policies, solve
 from catzoo.games.cat_tree.reference import PATH, ReferenceError, load
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
+from catzoo.policies.registry import UnknownPolicyError
 
+ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = load()
 
 
@@ -96,13 +100,14 @@ def test_fresh_deals_are_measured_against_the_oracle_search():
     assert all(h <= o for h, o in zip(report.scores["heuristic"], report.reference))
 
 
-def test_a_checkpoint_trained_on_other_options_is_refused():
-    class Trained:
-        def __init__(self):
-            self.meta = {"env_options": {"turns": 4}}
-
-    with pytest.raises(OracleSetupError, match=r"trained with options \{'turns': 4\}"):
-        _seats("somewhere", lambda *a, **k: Trained(), 0)
+def test_a_checkpoint_trained_on_other_options_is_refused(tmp_path):
+    trained = tmp_path / "turns4"
+    shutil.copytree(ROOT / "checkpoints" / "cat_tree", trained)
+    meta = json.loads((trained / "policy.json").read_text())
+    meta["env_options"] = {"turns": 4}
+    (trained / "policy.json").write_text(json.dumps(meta))
+    with pytest.raises(UnknownPolicyError, match=r"trained with env options that differ: turns=4"):
+        oracle_report([str(trained)], deals=1)
 
 
 def test_the_oracle_command_prints_the_table(capsys):

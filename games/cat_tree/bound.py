@@ -233,6 +233,8 @@ class _Model:
         least}) with the changes of ``_compile``."""
         a, base = self.a, BASE_POINTS[kind]
         out = []  # (it may also score nothing, dismissed or detached: see ``pull``)
+        # a new stack (a shelf or hung piece at altitude, a carrier under it) offers a top
+        stack = {TOPS: "up", STACKS: "up"}
         if not self.all_alt:  # counted low (fact 1); every one supports (fact 6)
             low = {PAIRS: "up"}
             # a hanging piece takes two pairs (fact 7): a low card less twice
@@ -260,7 +262,7 @@ class _Model:
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
                     out.append((base, {**hanging, CHAIN: "base"}, {LOW_HANG: 2, PAIRS: 2}))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
-                under = {**low, TOPS: "up", STACKS: "up"}
+                under = {**low, **stack}
                 if kind == SHELF:
                     if a >= 2:
                         out.append((base, {**under, LOW_HANG: "up"}, {}))
@@ -279,11 +281,10 @@ class _Model:
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
             up = {ALT: "set"}
             if kind == SHELF:
-                out.append((points, {**up, TOPS: "up", HANG: "hanger", STACKS: "up"}, {}))
+                out.append((points, {**up, **stack, HANG: "hanger"}, {}))
             elif kind in (BOX, NEST):
                 out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
-                out.append((points, {**up, TOPS: "up", HANG: "hung", STACKS: "up"},
-                            {HANG: 1, STACKS: 2}))
+                out.append((points, {**up, **stack, HANG: "hung"}, {HANG: 1, STACKS: 2}))
             elif kind == SCRATCHER:
                 out.append((points, up, top))
             elif kind in (PIPE, TOY):

@@ -562,6 +562,15 @@ def plan_actions(plan, options: CatTreeOptions) -> list[int]:
     return actions
 
 
+def replay_plan(deck, actions, options: CatTreeOptions) -> CatTreeState:
+    """The game of ``actions`` (both partners') on ``deck``; an illegal action raises
+    ``IllegalActionError``."""
+    state = CatTreeState.new(options, chance=[tuple(deck)])
+    for action in actions:
+        state.apply(action)
+    return state
+
+
 def play_policies(deck, policies, options: CatTreeOptions) -> CatTreeState:
     """Play a deal with one policy per seat (observation dict in, action out; search
     bots also get the state, which they see only through ``resample``)."""
@@ -608,9 +617,7 @@ def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int
             found, plan = got, got_plan
     if found > best_score:
         actions = plan_actions(plan, o)
-        check = CatTreeState.new(o, chance=[deck])
-        for a in actions:
-            check.apply(a)  # raises if the search ever planned an illegal move
+        check = replay_plan(deck, actions, o)  # raises if the search planned an illegal move
         if check.total != found:
             raise AssertionError(f"oracle plan replays to {check.total}, not {found}")
         best_score, best_actions = found, tuple(actions)

@@ -45,6 +45,7 @@ from catzoo.games.cat_tree.options import (
     TOY,
     CatTreeOptions,
 )
+from catzoo.games.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.placement import CARRIES as CARRIERS
 from catzoo.games.cat_tree.placement import HANGS as HANGERS
 from catzoo.games.cat_tree.state import (
@@ -352,17 +353,11 @@ def improve(deck, actions=None, options: CatTreeOptions | None = None, seconds: 
     solver.parameters.random_seed = seed
     status = solver.Solve(programme.model)
     bound = int(solver.BestObjectiveBound() + 1e-6)
-    plan, score = (tuple(actions), _score(deck, actions, o)) if actions is not None else ((), 0)
+    plan, score = (tuple(actions), replay_plan(deck, actions, o).total) if actions is not None else ((), 0)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         found = programme.actions(solver)
-        found_score = _score(deck, found, o)
+        found_score = replay_plan(deck, found, o).total
         if found_score >= score:
             plan, score = found, found_score
     return ProgramResult(score, plan, max(bound, score), status == cp_model.OPTIMAL)
 
-
-def _score(deck, actions, options: CatTreeOptions) -> int:
-    state = CatTreeState.new(options, chance=[tuple(deck)])
-    for a in actions:
-        state.apply(a)
-    return state.total

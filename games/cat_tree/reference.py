@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catzoo.games.cat_tree.options import LETTERS, CatTreeOptions
-from catzoo.games.cat_tree.state import CatTreeState
+from catzoo.games.cat_tree.oracle import replay_plan
 
 FORMAT = 1
 PATH = Path(__file__).with_name("reference_deals.json")
@@ -47,7 +47,7 @@ def deck_text(deck) -> str:
     return "".join(LETTERS[kind] for kind in deck)
 
 
-def reference_deck(text: str, seed: int | None = None) -> tuple[int, ...]:
+def _deck_of(text: str, seed: int) -> tuple[int, ...]:
     """The deck written as ``deck_text`` wrote it."""
     if Counter(text) != _DECK:
         raise ReferenceError(f"reference deal {seed}: the deck {text!r} is not the 32 cards "
@@ -56,10 +56,8 @@ def reference_deck(text: str, seed: int | None = None) -> tuple[int, ...]:
 
 
 def _replayed(deck, actions, seed: int) -> int:
-    state = CatTreeState.new(CatTreeOptions(), chance=[deck])
     try:
-        for action in actions:
-            state.apply(action)
+        state = replay_plan(deck, actions, CatTreeOptions())
     except ValueError as err:
         raise ReferenceError(f"reference deal {seed}: its plan is illegal: {err}") from None
     if not state.is_terminal():
@@ -78,7 +76,7 @@ def load(path: str | Path = PATH) -> list[ReferenceDeal]:
         found = []
         for entry in entries:
             seed = int(entry["seed"])
-            deck = reference_deck(entry["deck"], seed)
+            deck = _deck_of(entry["deck"], seed)
             actions = tuple(int(a) for a in entry["actions"])
             score, bound = int(entry["score"]), int(entry["bound"])
             replayed = _replayed(deck, actions, seed)
