@@ -337,6 +337,18 @@ def test_bound_needs_two_stacks_for_a_gap_at_altitude():
     assert upper_bound(deck, options) == brute_force(deck, options) == 35
 
 
+def test_bound_never_takes_a_hung_piece_for_a_side_of_a_gap():
+    # 3 x 3, altitude from row 1. A box or nest hung between two hangers fills a gap but
+    # is never one of a gap's two hangers: the cell beside it would be the gap, holding a
+    # hammock or pipe (no hanger) or a piece hung there, placed both before and after it.
+    # Counting a hung box as a side, the bound was 67; it is now the exact best game:
+    # N S on the floor, L P B at altitude (a pipe with two sides), B on the box.
+    options = CatTreeOptions(width=3, height=3, altitude=2, turns=3)
+    deck = game(("TS", "NT"), ("NB", "LL"), ("BN", "HP"), width=3, height=3, altitude=2,
+                turns=3).chance[0]
+    assert upper_bound(deck, options) == brute_force(deck, options) == 62
+
+
 def test_bound_counts_low_sides_from_the_neighbouring_pairs_of_the_low_rows():
     # A low row of k pieces has k - 1 neighbouring pairs: a pipe's side takes one, a
     # hanging piece two; a card at altitude needs 3 low rows. So 4 low cards with 2 pipes

@@ -22,15 +22,19 @@ for the rules they follow from):
    carrier under a piece touches it, so it counts too.
 3. **Gaps.** A hammock or catwalk (and a box or nest hung instead of standing) fills a
    *gap*: the cell between two hangers (box, shelf, nest) of its row, placed earlier;
-   so does, in the end, a pipe with two sides. A row with k hangers has at most k - 1
-   gaps, and with ``width`` cells at most ``width - k``, so at most k - ceil(k / kmax)
-   with kmax = ceil(width / 2); over rows holding h hangers in all, at most
-   h - ceil(h / kmax) (filling rows up to kmax hangers, one after the other, gives the
-   most). At altitude the programme keeps that capacity minus the gaps filled, and the
+   so does, in the end, a pipe with two sides. A gap's two hangers are never hung
+   themselves: a hung piece hangs from the cells on both of its sides, and one of them
+   is the gap, holding a hammock, catwalk or pipe (no hanger) or a box or nest hung
+   there, which would have to be placed both before and after it. So a hung box or nest
+   fills a gap and adds no hanger: only shelves and standing boxes and nests count as
+   hangers here. A row with k hangers has at most k - 1 gaps, and with ``width`` cells
+   at most ``width - k``, so at most k - ceil(k / kmax) with kmax = ceil(width / 2);
+   over rows holding h hangers in all, at most h - ceil(h / kmax) (filling rows up to
+   kmax hangers, one after the other, gives the most). At altitude the programme keeps that capacity minus the gaps filled, and the
    fill of the last row; a hanging piece needs one free. The two hangers of a gap lie in
    two columns, so in two of the *stacks* of fact 5 (a stack is one column): a hanging
    piece at altitude needs two stacks started before it. Below altitude it keeps
-   hangers - hanging pieces (rows ignored): a new hanging piece needs 2.
+   hangers - hanging and hung pieces (rows ignored): a new one needs 2.
 4. **The row under altitude.** A carrier counted there adds a top at altitude (fact 2).
    Unless it is a shelf or hung, it stands on a carrier placed earlier one row lower,
    which stands on another one row lower, and so on to the floor or to a shelf (or a
@@ -50,7 +54,7 @@ for the rules they follow from):
    pipe. When there are only two of those, every two-sided pipe lies in the column
    between them (the leftmost and rightmost two-sided pipes have one of them beside
    it), one pipe every other row: at most ceil(rows at altitude / 2). Below altitude,
-   with h hangers and m hanging pieces, the gaps hold the hanging pieces and the
+   with h hangers (fact 3's) and m hanging or hung pieces, the gaps hold these and the
    two-sided pipes, so these are at most h - m - 1; each hanger has two neighbours, of
    which a hanging piece takes two and a pipe's side one, so there are at most
    2 (h - m) sides.
@@ -70,10 +74,10 @@ for the rules they follow from):
 
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, free tops at altitude, the gaps of fact 3 at altitude, pipes at
-altitude, low hangers minus hanging pieces, the chain under altitude, low pipes, low
-cards minus twice the low hanging pieces, stacks at altitude up to two). Counts from a
-cap up stand for "unlimited" (a state with more of a resource can do everything one
-with less can), so the caps only loosen the bound.
+altitude, low hangers minus hanging and hung pieces, the chain under altitude, low
+pipes, low cards minus twice the low hanging pieces, stacks at altitude up to two).
+Counts from a cap up stand for "unlimited" (a state with more of a resource can do
+everything one with less can), so the caps only loosen the bound.
 It runs forwards over the turns to find the states the deal's cards can reach (a few
 percent of the table), then backwards over those: the value of a state is the most a
 game can still add from it, so the bound is the value of the empty start.
@@ -213,9 +217,9 @@ class _Model:
 
     def _low_pipe_sides(self, low_hang, pipes, pairs, alt):
         """Facts 5 and 7 below altitude: the most side points of the low pipes
-        (``low_hang`` is h - m, hangers minus hanging pieces; ``pairs`` low cards minus
-        twice the hanging pieces, less the low rows they must cover: the neighbouring
-        pairs left for sides)."""
+        (``low_hang`` is h - m, hangers minus hanging and hung pieces; ``pairs`` low
+        cards minus twice the hanging pieces, less the low rows they must cover: the
+        neighbouring pairs left for sides)."""
         unlimited = 2 * MAX_PIPES
         hangers = np.where(low_hang == self.shape[LOW_HANG] - 1, unlimited, low_hang)
         rows = np.where(alt == 1, max(self.need, 1), 1)
@@ -260,7 +264,8 @@ class _Model:
                     change[LOW_PIPES] = "up"
                 out.append((points, change, {}))
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
-                    out.append((base, {**hanging, CHAIN: "base"}, {LOW_HANG: 2, PAIRS: 2}))
+                    out.append((base, {**hanging, LOW_HANG: "down", CHAIN: "base"},
+                                {LOW_HANG: 2, PAIRS: 2}))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
                 under = {**low, **stack}
                 if kind == SHELF:
@@ -275,7 +280,8 @@ class _Model:
                     else:  # on a chain (fact 4)
                         out.append((base, {**change, CHAIN: "use"}, {CHAIN: a - 1}))
                     if kind in (BOX, NEST):  # hung
-                        out.append((base, {**under, PAIRS: "down"}, {LOW_HANG: 2, PAIRS: 2}))
+                        out.append((base, {**under, PAIRS: "down", LOW_HANG: "down"},
+                                    {LOW_HANG: 2, PAIRS: 2}))
         if self.has_alt:  # counted at altitude
             points = 2 * base
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
@@ -284,7 +290,7 @@ class _Model:
                 out.append((points, {**up, **stack, HANG: "hanger"}, {}))
             elif kind in (BOX, NEST):
                 out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
-                out.append((points, {**up, **stack, HANG: "hung"}, {HANG: 1, STACKS: 2}))
+                out.append((points, {**up, **stack, HANG: "hang"}, {HANG: 1, STACKS: 2}))
             elif kind == SCRATCHER:
                 out.append((points, up, top))
             elif kind in (PIPE, TOY):
@@ -329,7 +335,7 @@ class _Model:
                     t = np.where(c < a - 1, a - 1, a)
                 elif op == "use":  # the base is taken
                     t = np.where(c == a, a, 0)
-                elif op in ("hanger", "hung", "hang"):
+                elif op in ("hanger", "hang"):
                     t = np.array([self._hang(int(x), op) for x in range(n)])
                 else:
                     raise ValueError(op)
@@ -372,10 +378,9 @@ class _Model:
         def add(free: int, step: int) -> int:
             return free if free == cap else min(free + step, cap)
 
-        if op in ("hung", "hang"):  # a gap is filled (free >= 1 is required)
+        if op == "hang":  # a gap is filled (free >= 1 is required); never a side (fact 3)
             free = free if free == cap else free - 1
-            if op == "hang":
-                return free * fills + fill
+            return free * fills + fill
         if fill == 0 or fill == self.kmax:  # the first hanger of a row
             return free * fills + 1
         return add(free, 1) * fills + fill + 1
