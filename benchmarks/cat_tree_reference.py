@@ -2,11 +2,12 @@
 
 For each deal (the decks of games seeded ``--seed``, ``--seed + 1``, ...) it runs the
 oracle's search (``oracle.solve``, with its upper bound), then CP-SAT
-(``program.improve``) for ``--seconds`` from the search's plan and as long again from
-nothing (the two find different trees), and keeps the best plan. A deal already in the
-file keeps its plan unless this run finds a better one, so running it again with more
-time only raises the best-known scores; the file is rewritten atomically after every
-deal, so a killed run loses at most the deal in progress.
+(``program.improve``) for ``--seconds`` from the search's plan (or, if better, the plan
+the file already holds) and as long again from nothing (the two find different trees),
+and keeps the best plan. A deal already in the file keeps its plan unless this run
+finds a better one, so running it again with more time only raises the best-known
+scores; the file is rewritten atomically after every deal, so a killed run loses at
+most the deal in progress.
 
 The file (``games/cat_tree/reference_deals.json``) is read by
 ``catzoo.games.cat_tree.reference``, which replays every plan through the rules engine.
@@ -66,11 +67,15 @@ def main(argv=None) -> None:
         result = solve(deck, options, bound=False)
         searched[seed] = result.score
         best = (result.score, result.actions, "the oracle's search")
-        for name, plan in (("from the search's plan", result.actions), ("from nothing", None)):
+        old = entries.get(seed)
+        # a second run starts CP-SAT from the plan kept last time when the search's is worse
+        start_plan, start_name = result.actions, "from the search's plan"
+        if old is not None and old.score > result.score:
+            start_plan, start_name = old.actions, "from the best plan known"
+        for name, plan in ((start_name, start_plan), ("from nothing", None)):
             found = improve(deck, plan, options, seconds=args.seconds)
             if found.score > best[0]:
                 best = (found.score, found.actions, f"CP-SAT {args.seconds:g} s {name}")
-        old = entries.get(seed)
         bound = upper_bound(deck, options)
         if old is None or best[0] > old.score:
             entries[seed] = ReferenceDeal(seed, deck, best[0], bound, tuple(best[1]), best[2])
