@@ -81,6 +81,34 @@ def test_a_card_the_plan_leaves_out_is_placed_when_the_rules_forbid_dismissing_i
     assert all(cell >= 0 for *_, cell in state.placements)  # none dismissed
 
 
+def test_a_plan_that_places_nothing_is_completed_without_trying_every_game(monkeypatch):
+    # a short CP-SAT run can leave out many of the 16 cards; trying every cell for each,
+    # with every completion behind it, is exponential (it did not return in minutes).
+    # After REPLAY_TRIALS placements tried, the rest go where they score most at once.
+    from catzoo.games.cat_tree import program
+
+    monkeypatch.setattr(program, "REPLAY_TRIALS", 100)
+    clones = [0]
+    clone = CatTreeState.clone
+
+    def counted(state):
+        clones[0] += 1
+        assert clones[0] < 50_000, "the replay tries every game"
+        return clone(state)
+
+    monkeypatch.setattr(CatTreeState, "clone", counted)
+    options = CatTreeOptions()
+    deck = deals(1, seed=5)[0]
+    keeps = {(t, p): 0 for t in range(8) for p in (0, 1)}
+    actions = _replay(deck, options, keeps, {t: 1 for t in range(8)}, cells={})
+    state = CatTreeState.new(options, chance=[tuple(deck)])
+    for a in actions:
+        state.apply(a)
+    # (the engine refused any dismissal of a card with a legal cell)
+    assert state.is_terminal() and len(state.placements) == 16
+    assert state.total > 0
+
+
 def test_without_ortools_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ortools", None)
     monkeypatch.setitem(sys.modules, "ortools.sat.python", None)

@@ -297,11 +297,20 @@ def _choices(deck, actions, options: CatTreeOptions):
     return keeps, firsts, cells
 
 
+# Placements tried, over every forced card of one replay, before the rest are placed
+# greedily: trying every cell at each forced card and completing the plan behind each is
+# exponential in the forced cards, and a plan from a short CP-SAT run leaves many out.
+REPLAY_TRIALS = 5000
+
+
 def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, ...]:
     """The actions of a plan, played through the engine. A card the plan leaves unplaced
     while the rules forbid a dismissal goes to the legal cell whose completed plan
-    scores most."""
+    scores most (the cells of later such cards tried in turn, up to ``REPLAY_TRIALS``
+    placements in all; beyond that, the cells not yet tried are skipped and each
+    later such card goes where it scores most at once)."""
     dismiss = dismiss_action(options)
+    trials = [REPLAY_TRIALS]
 
     def play(state, start_cells):
         while not state.is_terminal():
@@ -317,9 +326,14 @@ def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, .
                     state.apply(PLACE_BASE + cell)
                 elif cell is None and state.is_legal(dismiss):
                     state.apply(dismiss)
+                elif trials[0] <= 0:  # forced, out of trials: where it scores most now
+                    state.apply(max(state.legal_actions(), key=lambda a: _total_after(state, a)))
                 else:  # forced to place (or the planned cell was taken): try each cell
                     best = None
                     for a in state.legal_actions():
+                        if trials[0] <= 0 and best is not None:
+                            break
+                        trials[0] -= 1
                         trial = state.clone()
                         trial.apply(a)
                         done = play(trial, start_cells)
@@ -330,6 +344,12 @@ def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, .
 
     state = play(CatTreeState.new(options, chance=[tuple(deck)]), cells)
     return tuple(state.history)
+
+
+def _total_after(state, action: int) -> int:
+    trial = state.clone()
+    trial.apply(action)
+    return trial.total
 
 
 def improve(deck, actions=None, options: CatTreeOptions | None = None, seconds: float = 10.0,
