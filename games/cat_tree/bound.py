@@ -30,11 +30,12 @@ for the rules they follow from):
    hangers here. A row with k hangers has at most k - 1 gaps, and with ``width`` cells
    at most ``width - k``, so at most k - ceil(k / kmax) with kmax = ceil(width / 2);
    over rows holding h hangers in all, at most h - ceil(h / kmax) (filling rows up to
-   kmax hangers, one after the other, gives the most). At altitude the programme keeps that capacity minus the gaps filled, and the
-   fill of the last row; a hanging piece needs one free. The two hangers of a gap lie in
-   two columns, so in two of the *stacks* of fact 5 (a stack is one column): a hanging
-   piece at altitude needs two stacks started before it. Below altitude it keeps
-   hangers - hanging and hung pieces (rows ignored): a new one needs 2.
+   kmax hangers, one after the other, gives the most). At altitude the programme keeps
+   that capacity minus the gaps filled, and the fill of the last row; a hanging piece
+   needs one free. The two hangers of a gap lie in two columns, so in two of the
+   *stacks* of fact 5 (a stack is one column): a hanging piece at altitude needs two
+   stacks started before it. Below altitude it keeps hangers - hanging and hung pieces
+   (rows ignored): a new one needs 2.
 4. **The row under altitude.** A carrier counted there adds a top at altitude (fact 2).
    Unless it is a shelf or hung, it stands on a carrier placed earlier one row lower,
    which stands on another one row lower, and so on to the floor or to a shelf (or a
@@ -367,9 +368,10 @@ class _Model:
             yield gain, (target if ok is None else np.where(ok, target, size))
 
     def _hang(self, value: int, op: str) -> int:
-        """The HANG value after a hanger joins (``hanger``), a hanger is hung in a gap
-        (``hung``) or a hammock or catwalk is (``hang``): the free capacity (gaps
-        between hangers of a row, minus what fills them) and the fill of the last row.
+        """The HANG value after a hanger joins (``hanger``: a shelf or a standing box or
+        nest) or a gap is filled (``hang``: by a hammock, a catwalk or a hung box or
+        nest, which adds no hanger): the free capacity (gaps between hangers of a row,
+        minus what fills them) and the fill of the last row.
         Hangers fill a row up to ``kmax`` (then the next opens a new row): after h
         hangers the capacity is h - ceil(h / kmax), at least the real one (fact 3)."""
         fills, cap = self.fills, self.hang_cap
