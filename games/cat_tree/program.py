@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catzoo.games.cat_tree.greedy import DISMISSED, best_cell
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
     BOX,
@@ -308,7 +309,7 @@ def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, .
     while the rules forbid a dismissal goes to the legal cell whose completed plan
     scores most (the cells of later such cards tried in turn, up to ``REPLAY_TRIALS``
     placements in all; beyond that, the cells not yet tried are skipped and each
-    later such card goes where it scores most at once)."""
+    later such card goes to the heuristic's greedy cell)."""
     dismiss = dismiss_action(options)
     trials = [REPLAY_TRIALS]
 
@@ -326,8 +327,9 @@ def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, .
                     state.apply(PLACE_BASE + cell)
                 elif cell is None and state.is_legal(dismiss):
                     state.apply(dismiss)
-                elif trials[0] <= 0:  # forced, out of trials: where it scores most now
-                    state.apply(max(state.legal_actions(), key=lambda a: _total_after(state, a)))
+                elif trials[0] <= 0:  # forced, out of trials: the heuristic's greedy cell
+                    _, best = best_cell(state.boards, state.kept[p], state.rules)
+                    state.apply(dismiss if best == DISMISSED else PLACE_BASE + best)
                 else:  # forced to place (or the planned cell was taken): try each cell
                     best = None
                     for a in state.legal_actions():
@@ -344,12 +346,6 @@ def _replay(deck, options: CatTreeOptions, keeps, firsts, cells) -> tuple[int, .
 
     state = play(CatTreeState.new(options, chance=[tuple(deck)]), cells)
     return tuple(state.history)
-
-
-def _total_after(state, action: int) -> int:
-    trial = state.clone()
-    trial.apply(action)
-    return trial.total
 
 
 def improve(deck, actions=None, options: CatTreeOptions | None = None, seconds: float = 10.0,
