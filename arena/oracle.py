@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import percent_of_oracle, play_policies
+from catzoo.games.cat_tree.oracle import percent_of_oracle, percents_of_oracle, play_policies
 
 GAME = "cat_tree"
 
@@ -38,7 +38,7 @@ class OracleReport:
     def percent(self, name: str) -> tuple[float, float]:
         """A policy's mean % of the best score over the deals, and the half-width of its
         95% interval (1.96 standard errors of the per-deal percentages)."""
-        ratios = [100.0 * p / r if r else 100.0 for p, r in zip(self.scores[name], self.reference)]
+        ratios = percents_of_oracle(self.scores[name], self.reference)
         half = 1.96 * np.std(ratios, ddof=1) / np.sqrt(len(ratios)) if len(ratios) > 1 else 0.0
         return float(np.mean(ratios)), float(half)
 
@@ -57,12 +57,6 @@ class OracleReport:
             bound = f"{percent_of_oracle(scores, self.bounds):.1f}%"
             lines.append(f"{name:<{width}}  {np.mean(scores):10.1f}  {best:>24}  {bound:>10}")
         return "\n".join(lines)
-
-
-def _seats(spec: str, make_policy) -> list:
-    """Two partners of one spec; a checkpoint must have been trained on the default
-    options, which the deals are played with."""
-    return [make_policy(spec, GAME, 2, env_options={}) for _ in range(2)]
 
 
 def oracle_report(policies: list[str], deals: int | None = None, fresh: bool = False,
@@ -100,7 +94,8 @@ def oracle_report(policies: list[str], deals: int | None = None, fresh: bool = F
         what = "reference deals against their best-known plans"
     scores = {}
     for spec in policies:
-        seats = _seats(spec, make_policy)
+        # a checkpoint must have been trained on the default options the deals use
+        seats = [make_policy(spec, GAME, 2, env_options={}) for _ in range(2)]
         scores[spec] = []
         for i, deck in enumerate(decks):
             for p, seat in enumerate(seats):

@@ -121,7 +121,7 @@ HANGING = (HAMMOCK, CATWALK)
 
 # the state's axes: a card counts at altitude, free tops at altitude, the gaps at
 # altitude (free capacity x fill of the last row), pipes at altitude, low hangers minus
-# hanging pieces, the chain under altitude, low pipes, counted low cards minus twice the
+# hanging and hung pieces, the chain under altitude, low pipes, counted low cards minus twice the
 # low hanging pieces (facts 6 and 7), stacks started at altitude (fact 3)
 ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS, STACKS = range(9)
 # caps of TOPS, HANG (its free capacity), LOW_HANG and PAIRS: that many or more is
@@ -240,12 +240,15 @@ class _Model:
         out = []  # (it may also score nothing, dismissed or detached: see ``pull``)
         # a new stack (a shelf or hung piece at altitude, a carrier under it) offers a top
         stack = {TOPS: "up", STACKS: "up"}
+        # filling a gap (a hammock, a catwalk or a hung box or nest, fact 3): below
+        # altitude it takes two free hangers and two pairs (a low card less twice, fact 7)
+        # and adds no hanger; at altitude a free gap between two stacks
+        fill_low, gap_low = {PAIRS: "down", LOW_HANG: "down"}, {LOW_HANG: 2, PAIRS: 2}
+        fill_alt, gap_alt = {HANG: "hang"}, {HANG: 1, STACKS: 2}
         if not self.all_alt:  # counted low (fact 1); every one supports (fact 6)
             low = {PAIRS: "up"}
-            # a hanging piece takes two pairs (fact 7): a low card less twice
-            hanging = {**low, PAIRS: "down"}
             if kind in HANGING:  # fact 3
-                out.append((base, {**hanging, LOW_HANG: "down"}, {LOW_HANG: 2, PAIRS: 2}))
+                out.append((base, fill_low, gap_low))
             elif kind == SHELF:
                 if a >= 2 or not self.has_alt:  # a low row off the floor
                     change = {**low, LOW_HANG: "up"}
@@ -265,8 +268,7 @@ class _Model:
                     change[LOW_PIPES] = "up"
                 out.append((points, change, {}))
                 if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
-                    out.append((base, {**hanging, LOW_HANG: "down", CHAIN: "base"},
-                                {LOW_HANG: 2, PAIRS: 2}))
+                    out.append((base, {**fill_low, CHAIN: "base"}, gap_low))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
                 under = {**low, **stack}
                 if kind == SHELF:
@@ -281,8 +283,7 @@ class _Model:
                     else:  # on a chain (fact 4)
                         out.append((base, {**change, CHAIN: "use"}, {CHAIN: a - 1}))
                     if kind in (BOX, NEST):  # hung
-                        out.append((base, {**under, PAIRS: "down", LOW_HANG: "down"},
-                                    {LOW_HANG: 2, PAIRS: 2}))
+                        out.append((base, {**under, **fill_low}, gap_low))
         if self.has_alt:  # counted at altitude
             points = 2 * base
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
@@ -291,7 +292,7 @@ class _Model:
                 out.append((points, {**up, **stack, HANG: "hanger"}, {}))
             elif kind in (BOX, NEST):
                 out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
-                out.append((points, {**up, **stack, HANG: "hang"}, {HANG: 1, STACKS: 2}))
+                out.append((points, {**up, **stack, **fill_alt}, gap_alt))
             elif kind == SCRATCHER:
                 out.append((points, up, top))
             elif kind in (PIPE, TOY):
@@ -305,7 +306,7 @@ class _Model:
                         change[PIPES] = "up"
                 out.append((points, change, top))
             else:  # hammock, catwalk
-                out.append((points, {**up, HANG: "hang"}, {HANG: 1, STACKS: 2}))
+                out.append((points, {**up, **fill_alt}, gap_alt))
         return out
 
     def _compile(self, moves):

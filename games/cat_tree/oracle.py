@@ -650,10 +650,15 @@ def solve_all(decks, options: CatTreeOptions | None = None, workers: int = 1, **
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def percents_of_oracle(policy_scores, oracle_scores) -> list[float]:
+    """Per deal, 100 * policy score / oracle score (a deal where the oracle scores 0
+    counts as 100%)."""
+    return [100.0 * p / o if o else 100.0 for p, o in zip(policy_scores, oracle_scores)]
+
+
 def percent_of_oracle(policy_scores, oracle_scores) -> float:
-    """Mean over deals of 100 * policy score / oracle score (deals where the oracle scores
-    0 count as 100%)."""
-    ratios = [100.0 * p / o if o else 100.0 for p, o in zip(policy_scores, oracle_scores)]
+    """Mean over deals of ``percents_of_oracle``."""
+    ratios = percents_of_oracle(policy_scores, oracle_scores)
     return sum(ratios) / len(ratios) if ratios else 0.0
 
 

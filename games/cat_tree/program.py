@@ -369,7 +369,9 @@ def improve(deck, actions=None, options: CatTreeOptions | None = None, seconds: 
     solver.parameters.random_seed = seed
     status = solver.Solve(programme.model)
     bound = int(solver.BestObjectiveBound() + 1e-6)
-    plan, score = (tuple(actions), replay_plan(deck, actions, o).total) if actions is not None else ((), 0)
+    plan, score = ((), 0)
+    if actions is not None:
+        plan, score = tuple(actions), replay_plan(deck, actions, o).total
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         found = programme.actions(solver)
         found_score = replay_plan(deck, found, o).total
