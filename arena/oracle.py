@@ -19,7 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import percent_of_oracle, percents_of_oracle, play_policies
+from catzoo.games.cat_tree.oracle import (
+    percent_of_oracle,
+    percents_of_oracle,
+    play_policies,
+)
 
 GAME = "cat_tree"
 
@@ -45,9 +49,10 @@ class OracleReport:
     def table(self) -> str:
         n = len(self.reference)
         reached = percent_of_oracle(self.reference, self.bounds)
+        proven = sum(best >= bound for best, bound in zip(self.reference, self.bounds))
         head = (f"Cat Tree: {n} {self.deals}; best {np.mean(self.reference):.1f} points on "
                 f"average, upper bound {np.mean(self.bounds):.1f} ({reached:.1f}% of it "
-                "reached)")
+                f"reached; {proven} proven optimal)")
         lines = [head]
         width = max(len("policy"), *(len(name) for name in self.scores))
         lines.append(f"{'policy':<{width}}  mean score  % of best (95% interval)  % of bound")

@@ -73,6 +73,9 @@ for the rules they follow from):
    altitude (fact 6), else one. The programme keeps low cards - 2 (hanging pieces):
    with fact 6 it replaces a count of the low cards, and it caps the low pipes' sides.
 
+Under the default options no game scores more than 181, whatever the deal (``MAXIMA``):
+the bound is never above it.
+
 The programme keeps, per state, the best points still to come; the state is (a card
 counts at altitude, free tops at altitude, the gaps of fact 3 at altitude, pipes at
 altitude, low hangers minus hanging and hung pieces, the chain under altitude, low
@@ -130,6 +133,10 @@ ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS, STACKS = range(9)
 CAPS = (5, 6, 3, 6)
 MAX_PIPES = COPIES  # the deck's pipes: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
+# The best score of any game under these options, whatever the deal:
+# ``grid_bound.free_bound`` proves that no game scores more (in seconds, with OR-Tools),
+# and reference deal 27's plan scores it (tests/test_cat_tree_grid_bound.py checks both).
+MAXIMA = {CatTreeOptions(): 181}
 
 
 def support_needed(options: CatTreeOptions) -> int:
@@ -447,4 +454,100 @@ def upper_bound(deck, options: CatTreeOptions | None = None) -> int:
         second_places = model.table(after_second, model.pull(values, first, after_second))
         values = model.table(reach, np.maximum(model.pull(first_places, first, reach),
                                                model.pull(second_places, second, reach)))
-    return max(int(values[model.start]), 0)
+    best = int(values[model.start])
+    if o in MAXIMA:  # no game under these options scores more, whatever the deal
+        best = min(best, MAXIMA[o])
+    return max(best, 0)
+
+
+class PricedCounts:
+    """The counting programme with prices instead of points: for prices per card type
+    and level (below altitude, at altitude), the most the counted cards of one path can
+    be worth, and that path's cards per type and level. Every game is a path (the facts
+    above), counting the cards its final grid counts, at their levels; the end's pipe
+    sides are left out, the end's impossible states kept. ``grid_bound`` prices the
+    cards this way against its grid programme, many times a deal: the states the deal
+    reaches and where each move leads are worked out once."""
+
+    def __init__(self, deck, options: CatTreeOptions | None = None):
+        o = options or CatTreeOptions()
+        model = _model(o)
+        levels = [[int(change.get(ALT) == "set") for _, change, _ in model._moves(kind)]
+                  for kind in range(NUM_TYPES)]
+        hands = [(set(deal_of(deck, t, 0)), set(deal_of(deck, t, 1))) for t in range(o.turns)]
+        reach = np.array([model.start])
+        stages = []
+        for first, second in hands:
+            after_first, after_second = model.push(reach, first), model.push(reach, second)
+            stages.append((reach, after_first, after_second))
+            reach = model.push(after_first, second, model.push(after_second, first))
+        self.end = np.where(model.end[reach] == IMPOSSIBLE, -np.inf, 0.0).astype(np.float32)
+
+        def moves(at, kinds, after):
+            """Where each state of ``at`` goes in ``after`` (positions; ``len(after)`` for a
+            move not allowed), placing nothing and by each move of ``kinds``."""
+            def where(target):
+                found = np.searchsorted(after, target)
+                ok = found < len(after)
+                ok[ok] = after[found[ok]] == target[ok]
+                return np.where(ok, found, len(after))
+
+            out, coords = [(None, where(at))], {}
+            for kind in kinds:
+                for i, (_, target) in enumerate(model._targets(kind, at, coords)):
+                    out.append(((kind, levels[kind][i]), where(target)))
+            return out
+
+        # per turn, backwards: (first card placed, second card placed) for each order
+        self.turns = []
+        later = reach
+        for (reach, after_first, after_second), (first, second) in zip(stages[::-1],
+                                                                        hands[::-1]):
+            self.turns.append(((moves(reach, first, after_first),
+                                moves(after_first, second, later)),
+                               (moves(reach, second, after_second),
+                                moves(after_second, first, later))))
+            later = reach
+        self.turns.reverse()
+
+    @staticmethod
+    def _pull(values, moves, prices):
+        """The best value from each state before a card of these ``moves``, and the index
+        of the move that gives it."""
+        padded = np.append(values, np.float32(-np.inf))
+        best = padded[moves[0][1]]
+        choice = np.zeros(len(best), dtype=np.int8)
+        for i, (card, to) in enumerate(moves[1:], 1):
+            value = padded[to] + prices[card]
+            better = value > best
+            best = np.where(better, value, best)
+            choice[better] = i
+        return best, choice
+
+    def best(self, prices) -> tuple[float, np.ndarray]:
+        """(the most a path's counted cards are worth at ``prices``, an array (type,
+        level), that path's cards per type and level)."""
+        prices = np.asarray(prices, dtype=np.float32)
+        values = self.end
+        choices = []
+        for orders in self.turns[::-1]:
+            done = []
+            for first, second in orders:
+                mid, second_choice = self._pull(values, second, prices)
+                start, first_choice = self._pull(mid, first, prices)
+                done.append((start, first_choice, second_choice))
+            order = (done[1][0] > done[0][0]).astype(np.int8)  # which partner places first
+            values = np.where(order == 1, done[1][0], done[0][0])
+            choices.append((order, done))
+        # forwards along a best path: the recorded choices, from the start (state 0)
+        counts = np.zeros((NUM_TYPES, 2))
+        state = 0
+        for orders, (order, done) in zip(self.turns, choices[::-1]):
+            which = int(order[state])
+            (first, second), (_, first_choice, second_choice) = orders[which], done[which]
+            for moves, choice in ((first, first_choice), (second, second_choice)):
+                card, to = moves[int(choice[state])]
+                if card is not None:
+                    counts[card] += 1
+                state = int(to[state])
+        return float(values[0]), counts

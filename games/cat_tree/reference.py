@@ -10,7 +10,7 @@ travelling salesman. ``benchmarks/cat_tree_reference.py`` builds and improves th
 Every plan is replayed through the rules engine when the file is loaded: a plan that is
 illegal or does not reach its recorded score is refused, naming the deal, so the
 scores cannot be wrong (only beatable). ``bound`` is the deal's upper bound
-(``bound.upper_bound``); where it equals ``score`` the plan is proven optimal.
+(``grid_bound.best_bound``); where it equals ``score`` the plan is proven optimal.
 """
 
 from __future__ import annotations
