@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.bound import upper_bound
+from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import BOX, NUM_TYPES, PIPE
 from catzoo.games.cat_tree.oracle import deals, play_policies
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
@@ -35,6 +35,21 @@ def test_the_grid_programme_finds_a_pipe_beside_a_box_for_two_cards():
     prices = np.zeros(NUM_TYPES)
     prices[PIPE] = 10
     assert grid_value(prices, options)[0] == 10
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_each_programme_returns_a_grid_or_path_worth_its_value(seed):
+    # the cards each reports are the ones its value was made of: the cuts of the grid
+    # bound are exact (prices are multiples of 1/64, as the bound's are)
+    rng = np.random.default_rng(seed)
+    options = small_options(seed)
+    deck = deals(1, seed=seed, options=options)[0]
+    prices = np.round(rng.normal(3, 5, (NUM_TYPES, 2)) * 64) / 64
+    value, counts = PricedCounts(deck, options).best(prices)
+    assert value == (prices * counts).sum() and counts.sum() <= 2 * options.turns
+    value, counts = grid_value(prices, options)
+    score = value + (prices * counts).sum()
+    assert score == int(score) >= 0 and counts.sum() <= 2 * options.turns
 
 
 @pytest.mark.parametrize("seed", range(40))

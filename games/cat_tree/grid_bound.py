@@ -207,7 +207,7 @@ class _Programme:
         decision = np.full(moved.shape, -1, dtype=np.int16)
         for role, gains in self.gains[r * w + c]:
             src = on_carrier if role in ON_CARRIER else either
-            cand = src + self._on_class(gains - charge[role], src.ndim, tracked)
+            cand = src + self._on_class(gains - charge[role], src.ndim)
             if tracked and role != EMPTY:  # the row now holds a card: either before
                 merged = cand.shape[:w] + (12,) + cand.shape[w + 2:]
                 cand = cand.reshape(merged)  # (previous class, row filled) as one axis
@@ -231,11 +231,11 @@ class _Programme:
         back = np.moveaxis(after, -1, 1 + c)
         return back, np.moveaxis(decision, -1, 1 + c), below
 
-    def _on_class(self, gains, ndim: int, tracked: bool) -> np.ndarray:
+    def _on_class(self, gains, ndim: int) -> np.ndarray:
         """``gains`` (one per class of the previous cell) shaped to add along the class
-        axis of the states (with the carrier axis taken out)."""
+        axis of the states with the carrier axis taken out (axis ``width``)."""
         shape = [1] * ndim
-        shape[1 + self.w - 1] = len(gains)
+        shape[self.w] = len(gains)
         return gains.reshape(shape)
 
     def _row_end(self, values, r: int, tracked: bool):
