@@ -5,13 +5,16 @@ oracle's search (``oracle.solve``, with its upper bound), then CP-SAT
 (``program.improve``) for ``--seconds`` from the search's plan (or, if better, the plan
 the file already holds) and as long again from nothing (the two find different trees),
 and keeps the best plan, with the deal's bound (``grid_bound.best_bound``, about 30 s a
-deal). A deal already in the file keeps its plan unless this run
-finds a better one, so running it again with more time only raises the best-known
-scores; the file is rewritten atomically after every deal, so a killed run loses at
-most the deal in progress.
+deal). A deal already in the file keeps its plan unless this run finds a better one, so
+running it again with more time only raises the best-known scores; the file is
+rewritten atomically after every deal, so a killed run loses at most the deal in
+progress.
 
 The file (``games/cat_tree/reference_deals.json``) is read by
 ``catzoo.games.cat_tree.reference``, which replays every plan through the rules engine.
+
+With ``--transplant`` it only tries every deal's best-known tree on the other deals
+(``catzoo.games.cat_tree.transplant``), in passes until none is raised; a few minutes.
 
 Run: ``python benchmarks/cat_tree_reference.py [--deals N] [--seed S] [--seconds T]``
 (CP-SAT uses two threads; about 2 T + 30 seconds a deal).
@@ -29,6 +32,7 @@ from catzoo.games.cat_tree.grid_bound import best_bound
 from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, solve
 from catzoo.games.cat_tree.program import improve
 from catzoo.games.cat_tree.reference import FORMAT, PATH, ReferenceDeal, deck_text, load
+from catzoo.games.cat_tree.transplant import final_grid, transplant
 from catzoo.training.checkpoint import atomic_write_text
 
 
@@ -41,6 +45,33 @@ def _save(entries: dict[int, ReferenceDeal]) -> None:
                             f'"deals": [\n{deals_text}\n]}}\n')
 
 
+def _transplant(entries: dict[int, ReferenceDeal], options) -> None:
+    """Each deal's best-known tree built on the other deals (``transplant``): a deal keeps
+    a plan that beats its best known, and trees raised this way are tried again."""
+    trees = {s: (d.score, final_grid(d.deck, d.actions, options)) for s, d in entries.items()}
+    raised = True
+    while raised:
+        raised = False
+        for seed, deal in sorted(entries.items()):
+            # the best trees first: a deal keeps the first that builds and beats it
+            ranked = sorted((s for s in trees if s != seed), key=lambda s: -trees[s][0])
+            score, plan, index = transplant(deal.deck, [trees[s] for s in ranked], options,
+                                            above=deal.score)
+            if plan is None:
+                continue
+            entries[seed] = replace(deal, score=score, actions=plan,
+                                    found_by=f"the tree of deal {ranked[index]}")
+            trees[seed] = (score, final_grid(deal.deck, plan, options))
+            _save(entries)
+            raised = True
+            print(f"seed {seed}: {deal.score} -> {score} ({entries[seed].found_by}), "
+                  f"bound {deal.bound}", flush=True)
+    scores = [e.score for e in entries.values()]
+    proven = sum(e.score == e.bound for e in entries.values())
+    print(f"{len(entries)} reference deals: best known {sum(scores) / len(scores):.1f} on "
+          f"average, {proven} proven optimal")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40)
@@ -49,6 +80,8 @@ def main(argv=None) -> None:
                         help="CP-SAT seconds per start (two starts a deal)")
     parser.add_argument("--bounds-only", action="store_true",
                         help="only recompute every deal's bound (after the bound changed)")
+    parser.add_argument("--transplant", action="store_true",
+                        help="only try every deal's best-known tree on the other deals")
     args = parser.parse_args(argv)
 
     options = CatTreeOptions()
@@ -60,6 +93,11 @@ def main(argv=None) -> None:
         entries = {s: replace(d, bound=best_bound(d.deck, options)) for s, d in entries.items()}
         _save(entries)
         print(f"{len(entries)} bounds recomputed")
+        return
+    if args.transplant:
+        if not entries:
+            parser.error(f"--transplant: no reference deals in {PATH} yet")
+        _transplant(entries, options)
         return
     searched = {}
     for i, deck in enumerate(deals(args.deals, seed=args.seed, options=options)):
