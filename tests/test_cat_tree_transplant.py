@@ -8,6 +8,7 @@ from catzoo.games.cat_tree.oracle import deals, replay_plan
 from catzoo.games.cat_tree.reference import load
 from catzoo.games.cat_tree.transplant import (
     SAME,
+    SPARE_LIMIT,
     build,
     final_grid,
     transplant,
@@ -57,3 +58,16 @@ def test_variants_are_the_mirror_images_and_the_shifts_that_fit():
     assert {0: BOX, 1: PIPE} in found and {2: BOX, 3: PIPE} in found
     assert {0: PIPE, 1: BOX} in found and {2: PIPE, 3: BOX} in found  # mirrored
     assert len(found) == 6 and all(max(v) < 4 for v in found)
+
+
+def test_a_tree_less_one_cell_with_a_spare_card_builds_where_the_whole_tree_does_not():
+    # deal 9 cannot keep all of deal 8's 181 tree; less the cell at row 2, column 2 (its
+    # support column's toy), with the card kept instead placed off the tree, it builds
+    # and still scores 181, deal 9's bound
+    tree = final_grid(SHIPPED[8].deck, SHIPPED[8].actions)
+    deck = SHIPPED[9].deck
+    assert transplant(deck, [(181, tree)], above=176) == (176, None, None)
+    less = {cell: kind for cell, kind in tree.items() if cell != 18}
+    plans = [build(deck, v, limit=SPARE_LIMIT, spare=1) for v in variants(less)]
+    scores = [replay_plan(deck, p, CatTreeOptions()).total for p in plans if p is not None]
+    assert max(scores) == 181 == SHIPPED[9].bound
