@@ -75,6 +75,7 @@ def build(deck, grid: dict[int, int], options: CatTreeOptions | None = None,
             key = (state.turn, tuple(state.grid), spare)
             if key in failed:
                 return None
+        cells = set()  # the grid's cells the card in hand may take
         if state.phase == KEEP:
             moves = [KEEP_BASE + k for k in (0, 1)
                      if spare or need.get(_alike(state.hands[p][k]))]
@@ -90,10 +91,10 @@ def build(deck, grid: dict[int, int], options: CatTreeOptions | None = None,
             after = state.clone()
             after.apply(action)
             left, spared = need, spare
-            if action >= PLACE_BASE and action - PLACE_BASE in cells:
+            if action - PLACE_BASE in cells:
                 kind = _alike(state.kept[p])
                 left = {**need, kind: need[kind] - {action - PLACE_BASE}}
-            elif action >= PLACE_BASE:
+            elif action >= PLACE_BASE:  # off the grid
                 spared -= 1
             rest = search(after, left, spared)
             if rest is not None:
