@@ -435,18 +435,26 @@ def _model(options: CatTreeOptions) -> _Model:
     return _Model(options)
 
 
-def upper_bound(deck, options: CatTreeOptions | None = None) -> int:
-    """An upper bound on the final score of any game played on ``deck``."""
-    o = options or CatTreeOptions()
-    model = _model(o)
-    hands = [(set(deal_of(deck, t, 0)), set(deal_of(deck, t, 1))) for t in range(o.turns)]
-    # forwards: the states each stage can reach (either partner places first)
+def _reached(model: _Model, deck, options: CatTreeOptions):
+    """The deal's hands (per turn, each partner's two cards), and forwards, the states each
+    stage can reach (either partner places first): per turn (the states at its start,
+    after the first partner's card, after the second's), and the states at the end."""
+    hands = [(set(deal_of(deck, t, 0)), set(deal_of(deck, t, 1)))
+             for t in range(options.turns)]
     reach = np.array([model.start])
     stages = []
     for first, second in hands:
         after_first, after_second = model.push(reach, first), model.push(reach, second)
         stages.append((reach, after_first, after_second))
         reach = model.push(after_first, second, model.push(after_second, first))
+    return hands, stages, reach
+
+
+def upper_bound(deck, options: CatTreeOptions | None = None) -> int:
+    """An upper bound on the final score of any game played on ``deck``."""
+    o = options or CatTreeOptions()
+    model = _model(o)
+    hands, stages, reach = _reached(model, deck, o)
     # backwards: the most a game can still add from each of them
     values = model.table(reach, model.end[reach])
     for (reach, after_first, after_second), (first, second) in zip(stages[::-1], hands[::-1]):
@@ -474,13 +482,7 @@ class PricedCounts:
         model = _model(o)
         levels = [[int(change.get(ALT) == "set") for _, change, _ in model._moves(kind)]
                   for kind in range(NUM_TYPES)]
-        hands = [(set(deal_of(deck, t, 0)), set(deal_of(deck, t, 1))) for t in range(o.turns)]
-        reach = np.array([model.start])
-        stages = []
-        for first, second in hands:
-            after_first, after_second = model.push(reach, first), model.push(reach, second)
-            stages.append((reach, after_first, after_second))
-            reach = model.push(after_first, second, model.push(after_second, first))
+        hands, stages, reach = _reached(model, deck, o)
         self.end = np.where(model.end[reach] == IMPOSSIBLE, -np.inf, 0.0).astype(np.float32)
 
         def moves(at, kinds, after):
