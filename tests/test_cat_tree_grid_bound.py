@@ -10,13 +10,16 @@ import pytest
 from catzoo.games.cat_tree import CatTreeOptions
 from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import BOX, NUM_TYPES, PIPE
-from catzoo.games.cat_tree.oracle import deals, play_policies
-from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
-from catzoo.policies.random_policy import RandomPolicy
+from catzoo.games.cat_tree.oracle import deals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_cat_tree_oracle import brute_force, small_options
+from tests.test_cat_tree_oracle import (
+    any_options,
+    bots_scores,
+    brute_force,
+    small_options,
+)
 
 pytest.importorskip("ortools")
 from catzoo.games.cat_tree.grid_bound import best_bound, grid_bound, grid_value
@@ -74,21 +77,11 @@ def test_best_bound_is_exact_more_often_than_the_counting_bound():
 
 
 @settings(max_examples=12, deadline=None)
-@given(width=st.integers(3, 6), height=st.integers(2, 6), bottom_height=st.sampled_from([0, 1]),
-       altitude=st.integers(1, 7), detach=st.integers(1, 5), pipe_sides=st.sampled_from(
-           ["hangers", "any"]), turns=st.integers(1, 8), seed=st.integers(0, 2**31))
-def test_grid_bound_holds_for_any_options(width, height, bottom_height, altitude, detach,
-                                          pipe_sides, turns, seed):
-    options = CatTreeOptions(width=width, height=height, bottom_height=bottom_height,
-                             altitude=altitude, detach_distance=detach,
-                             pipe_sides=pipe_sides, turns=turns)
+@given(options=any_options(6), seed=st.integers(0, 2**31))
+def test_grid_bound_holds_for_any_options(options, seed):
     deck = deals(1, seed=seed, options=options)[0]
     bounds = grid_bound(deck, options, order=False), grid_bound(deck, options)
-    bot = CatTreeHeuristic(options=options)
-    scores = [play_policies(deck, [bot, bot], options).total]
-    scores += [play_policies(deck, [RandomPolicy(seed + s), RandomPolicy(seed + s + 7)],
-                             options).total for s in range(3)]
-    assert max(scores) <= min(bounds)
+    assert max(bots_scores(deck, options, seed)) <= min(bounds)
 
 
 def test_grid_bound_proves_the_best_known_plan_of_reference_deal_27_optimal():

@@ -107,7 +107,6 @@ class _Programme:
     """The grid programme of one set of options: its transitions, cell by cell."""
 
     def __init__(self, options: CatTreeOptions):
-        self.o = options
         self.w, self.h = options.width, options.height
         self.a = min(options.altitude_row, self.h)  # rows from a up score double
         self.any_side = options.pipe_sides == "any"
@@ -115,8 +114,8 @@ class _Programme:
         # below altitude: rows that may be empty between the floor and altitude (fact 6
         # of bound.py), and one more value: too many, no card may count at altitude
         self.low = 1 <= self.a < self.h
-        self.empties = min(max(options.detach_distance - 2, 0), max(self.a - 1, 0))
-        self.broken = self.empties + 1
+        empties = min(max(options.detach_distance - 2, 0), max(self.a - 1, 0))
+        self.broken = empties + 1
         self.gains = [self._gains(r, c) for r in range(self.h) for c in range(self.w)]
 
     def _gains(self, r: int, c: int):
@@ -315,9 +314,10 @@ def _programme(options: CatTreeOptions) -> _Programme:
 
 
 def grid_value(prices, options: CatTreeOptions | None = None) -> tuple[float, np.ndarray]:
-    """The grid programme at ``prices`` (one per card type): the most of score minus the
-    counted cards' prices over every grid, and that grid's cards per type."""
-    return _programme(options or CatTreeOptions()).best(np.asarray(prices, dtype=float))
+    """The grid programme at ``prices`` (per card type, or per type and level): the most
+    of score minus the counted cards' prices over every grid, and that grid's cards per
+    type and level."""
+    return _programme(options or CatTreeOptions()).best(prices)
 
 
 def _glop():
