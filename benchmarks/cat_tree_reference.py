@@ -4,7 +4,7 @@ For each deal (the decks of games seeded ``--seed``, ``--seed + 1``, ...) it run
 oracle's search (``oracle.solve``, with its upper bound), then CP-SAT
 (``program.improve``) for ``--seconds`` from the search's plan (or, if better, the plan
 the file already holds) and as long again from nothing (the two find different trees),
-and keeps the best plan, with the deal's bound (``grid_bound.best_bound``, about 30 s a
+and keeps the best plan, with the deal's bound (``grid_bound.best_bound``, about 25 s a
 deal). A deal already in the file keeps its plan unless this run finds a better one, so
 running it again with more time only raises the best-known scores; the file is
 rewritten atomically after every deal, so a killed run loses at most the deal in
@@ -18,7 +18,7 @@ With ``--transplant`` it only tries every deal's best-known tree on the other de
 then the trees of the best score less one cell, with a spare card (fifteen minutes).
 
 Run: ``python benchmarks/cat_tree_reference.py [--deals N] [--seed S] [--seconds T]``
-(CP-SAT uses two threads; about 2 T + 30 seconds a deal).
+(CP-SAT uses two threads; about 2 T + 25 seconds a deal).
 """
 
 from __future__ import annotations
