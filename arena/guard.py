@@ -33,7 +33,7 @@ class GuardedPolicy(Policy):
     def reset(self, seed: int | None = None) -> None:
         try:
             self.inner.reset(seed)
-        except Exception as err:  # noqa: BLE001 - any failure of foreign code is reported
+        except Exception as err:
             raise PolicyFailure(self._report(None, f"raised {type(err).__name__} in reset(): "
                                              f"{err}", traceback.format_exc())) from err
 
@@ -41,7 +41,7 @@ class GuardedPolicy(Policy):
         start = time.perf_counter()
         try:
             action = self.inner.act(observation, state=state, player=player)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             raise PolicyFailure(self._report(state, f"raised {type(err).__name__}: {err}",
                                              traceback.format_exc())) from err
         self.seconds += time.perf_counter() - start

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from catzoo.games.cat_tree import CatTreeOptions
 from catzoo.games.cat_tree.oracle import (
     percent_of_oracle,

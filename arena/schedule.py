@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def game_structure(game: str, num_players: int, options: dict | None = None) -> 
     return _structure(get_game(game).name, num_players, tuple(sorted((options or {}).items())))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _structure(game: str, n: int, options: tuple) -> Structure:
     """The teams, as the engine declares them (``GameState.teams``)."""
     probe = get_game(game).engine_class().new(seed=0, num_players=n, **dict(options))

@@ -29,7 +29,7 @@ from pathlib import Path
 from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from env_speed import cases, trials  # noqa: E402  (a script beside this one)
+from env_speed import cases, trials
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "catzoo_rev"

@@ -144,8 +144,8 @@ def main(argv=None) -> int:
         # A league holding one (untrained) snapshot and partner, as at the start of a run.
         from stable_baselines3.common.vec_env import DummyVecEnv
 
-        from catzoo.training.single_agent import SingleAgentEnv, fixed_opponents
         from catzoo.policies.random_policy import RandomPolicy
+        from catzoo.training.single_agent import SingleAgentEnv, fixed_opponents
 
         probe = DummyVecEnv([lambda: SingleAgentEnv(args.game, n, fixed_opponents(RandomPolicy),
                                                     options=config["env"]["options"])])

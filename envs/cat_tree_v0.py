@@ -1,4 +1,3 @@
-# noqa: D205
 """
 # Cat Tree? We can handle this!
 

@@ -1,4 +1,3 @@
-# noqa: D205
 """
 # CATsle Builders
 

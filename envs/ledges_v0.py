@@ -1,4 +1,3 @@
-# noqa: D205
 """
 # Cats Knocking Things Off Ledges
 

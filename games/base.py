@@ -313,7 +313,7 @@ class GameState:
     def milestone(self):
         """A value that changes when a text view is worth printing again (a trick or a
         round ended, a phase began); ``catzoo show`` prints the board at each change."""
-        return None
+        return
 
     # --- logs and replay ---------------------------------------------------------------
     def action_log(self) -> dict:

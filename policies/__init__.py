@@ -9,6 +9,6 @@ __all__ = [
     "Policy",
     "RandomPolicy",
     "available_policies",
-    "make_policy",
     "legal_actions",
+    "make_policy",
 ]

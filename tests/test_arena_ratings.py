@@ -10,7 +10,14 @@ import pytest
 
 from catzoo.arena.ratings import ELO_SCALE, bradley_terry, fit, plackett_luce
 from catzoo.arena.schedule import Structure
-from catzoo.arena.stats import Event, events_and_samples, head_to_head, policy_stats, ranks_of, wilson
+from catzoo.arena.stats import (
+    Event,
+    events_and_samples,
+    head_to_head,
+    policy_stats,
+    ranks_of,
+    wilson,
+)
 
 Z = 1.959963984540054
 

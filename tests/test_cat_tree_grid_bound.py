@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from catzoo.games.cat_tree import CatTreeOptions
 from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import BOX, NUM_TYPES, PIPE
 from catzoo.games.cat_tree.oracle import deals
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.test_cat_tree_oracle import (
     any_options,
     bots_scores,

@@ -7,6 +7,9 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
 from catzoo.games.cat_tree.bound import ALT, PAIRS, _model, upper_bound
 from catzoo.games.cat_tree.options import (
@@ -28,9 +31,6 @@ from catzoo.games.cat_tree.oracle import (
 from catzoo.games.cat_tree.state import KEEP_BASE, ME_FIRST, PARTNER_FIRST
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 from catzoo.policies.random_policy import RandomPolicy
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.test_cat_tree_rules import cell_action, game
 
 DEALS = deals(4, seed=500)

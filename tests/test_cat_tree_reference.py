@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from catzoo.arena.oracle import OracleReport, oracle_report
 from catzoo.cli.main import main
 from catzoo.games.cat_tree import CatTreeOptions

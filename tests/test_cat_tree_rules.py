@@ -29,11 +29,11 @@ from catzoo.games.cat_tree.options import (
 from catzoo.games.cat_tree.placement import boards_from_picture, can_place, rules_for
 from catzoo.games.cat_tree.scoring import breakdown, counted_cells, score
 from catzoo.games.cat_tree.state import (
+    DECK,
     KEEP_BASE,
     ME_FIRST,
     PARTNER_FIRST,
     PLACE_BASE,
-    DECK,
 )
 from tests.helpers import assert_replays, random_playout
 

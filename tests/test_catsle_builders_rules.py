@@ -10,7 +10,7 @@ import pytest
 from catzoo.games.base import IllegalActionError, OptionsError
 from catzoo.games.catsle_builders import CatsleBuildersState, board_score, rating
 from catzoo.games.catsle_builders.options import DEFAULT_COLUMN_LIMITS, DEFAULT_PERFECT_BONUS
-from catzoo.games.catsle_builders.state import COLUMN_BASE, COLUMN, PLAY, TAKE, TAKE_BASE
+from catzoo.games.catsle_builders.state import COLUMN, COLUMN_BASE, PLAY, TAKE, TAKE_BASE
 
 SUIT = {"W": 0, "G": 1, "T": 2, "B": 3, "M": 4}
 

@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from catzoo.training import config as config_mod  # noqa: E402
-from catzoo.training import imitation  # noqa: E402
-from catzoo.training.trainer import Run, build_model, make_vec_env, resume, train  # noqa: E402
+from catzoo.training import config as config_mod
+from catzoo.training import imitation
+from catzoo.training.trainer import Run, build_model, make_vec_env, resume, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["network.hidden=[32]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_size=64",

@@ -46,7 +46,7 @@ def test_ismcts_plays_legal_moves_and_leaves_the_state_alone(game, n):
 
 def test_ismcts_is_deterministic_given_its_seed():
     def moves(seed):
-        bots = [make_policy(f"ismcts:iterations=25", "cat_in_the_box", 3, seed=seed)
+        bots = [make_policy("ismcts:iterations=25", "cat_in_the_box", 3, seed=seed)
                 for _ in range(3)]
         return play_match("cat_in_the_box", bots, seed=4, rounds="single").log["actions"]
 

@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from catzoo.games.ledges.state import BAT, CAT, TOY, TOY0, bat_action  # noqa: E402
-from catzoo.policies.heuristics.ledges_aimer import LedgesAimer  # noqa: E402
-from catzoo.policies.match import play_match  # noqa: E402
-from catzoo.policies.registry import available_policies, make_policy  # noqa: E402
-from tests.test_ledges_physics import FISH, WEST, tower_with_landing  # noqa: E402
+from catzoo.games.ledges.state import BAT, CAT, TOY, TOY0, bat_action
+from catzoo.policies.heuristics.ledges_aimer import LedgesAimer
+from catzoo.policies.match import play_match
+from catzoo.policies.registry import available_policies, make_policy
+from tests.test_ledges_physics import FISH, WEST, tower_with_landing
 
 
 def decide(bot, state, with_state=True):

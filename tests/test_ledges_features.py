@@ -13,16 +13,28 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from catzoo.envs import ledges_v0  # noqa: E402
-from catzoo.games.ledges import LedgesState  # noqa: E402
-from catzoo.games.ledges import features as F  # noqa: E402
-from catzoo.games.ledges.layout import (  # noqa: E402
-    BAT_OPTIONS, CAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS, layout_for,
+from catzoo.envs import ledges_v0
+from catzoo.games.ledges import LedgesState
+from catzoo.games.ledges import features as F
+from catzoo.games.ledges.layout import (
+    BAT_OPTIONS,
+    CAT_OPTIONS,
+    OPTION_FEATURES,
+    TOY_OPTIONS,
+    layout_for,
 )
-from catzoo.games.ledges.state import (  # noqa: E402
-    BAT, CAT, CAT_BASE, STOP, TOY, TOY_BASE, bat_action, cat_action, toy_action,
+from catzoo.games.ledges.state import (
+    BAT,
+    CAT,
+    CAT_BASE,
+    STOP,
+    TOY,
+    TOY_BASE,
+    bat_action,
+    cat_action,
+    toy_action,
 )
-from tests.test_ledges_physics import FISH, SWIPE, WEST, tower_with_landing  # noqa: E402
+from tests.test_ledges_physics import FISH, SWIPE, WEST, tower_with_landing
 
 
 def options(state, player=None):

@@ -12,12 +12,25 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from catzoo.games.ledges import LedgesState  # noqa: E402
-from catzoo.games.ledges import geometry as G  # noqa: E402
-from catzoo.games.ledges import physics as P  # noqa: E402
-from catzoo.games.ledges.state import (  # noqa: E402
-    BAT, BUILD, CAT, CAT0, KINDS, PILLAR0, STOP, TOY, TOY0, bat_action, build_action, cat_action,
-    platform_anchor, table_anchor, toy_action,
+from catzoo.games.ledges import LedgesState
+from catzoo.games.ledges import geometry as G
+from catzoo.games.ledges import physics as P
+from catzoo.games.ledges.state import (
+    BAT,
+    BUILD,
+    CAT,
+    CAT0,
+    KINDS,
+    PILLAR0,
+    STOP,
+    TOY,
+    TOY0,
+    bat_action,
+    build_action,
+    cat_action,
+    platform_anchor,
+    table_anchor,
+    toy_action,
 )
 
 RECT_TT_LENGTHWISE = 14  # rectangular on two tall pillars, turned 0 degrees

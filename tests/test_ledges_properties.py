@@ -11,17 +11,26 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from catzoo.envs import ledges_v0  # noqa: E402
-from catzoo.games.ledges import LedgesState  # noqa: E402
-from catzoo.games.ledges.state import (  # noqa: E402
-    BAT, BAT_BASE, BUILD, CAT, CAT_BASE, NUM_BUILD, PILLAR0, STOP, TOY, TOY_BASE,
+from catzoo.envs import ledges_v0
+from catzoo.games.ledges import LedgesState
+from catzoo.games.ledges.state import (
+    BAT,
+    BAT_BASE,
+    BUILD,
+    CAT,
+    CAT_BASE,
+    NUM_BUILD,
+    PILLAR0,
+    STOP,
+    TOY,
+    TOY_BASE,
 )
-from catzoo.policies.heuristics.ledges import LedgesHeuristic  # noqa: E402
-from catzoo.policies.random_policy import RandomPolicy  # noqa: E402
-from tests.helpers import assert_replays, pettingzoo_conformance, play_env_randomly  # noqa: E402
+from catzoo.policies.heuristics.ledges import LedgesHeuristic
+from catzoo.policies.random_policy import RandomPolicy
+from tests.helpers import assert_replays, pettingzoo_conformance, play_env_randomly
 
 PHASE_ACTIONS = {BUILD: (0, NUM_BUILD), CAT: (CAT_BASE, TOY_BASE), TOY: (TOY_BASE, BAT_BASE),
                  BAT: (BAT_BASE, STOP + 1)}

@@ -13,14 +13,27 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from catzoo.games.base import TERMINAL, IllegalActionError, OptionsError  # noqa: E402
-from catzoo.games.ledges import LedgesState  # noqa: E402
-from catzoo.games.ledges import geometry as G  # noqa: E402
-from catzoo.games.ledges.state import (  # noqa: E402
-    BAT, BUILD, CAT, CAT_BASE, NUM_ACTIONS, NUM_BUILD, STOP, TOY, TOY_BASE, bat_action,
-    build_action, cat_action, platform_anchor, table_anchor, toy_action,
+from catzoo.games.base import TERMINAL, IllegalActionError, OptionsError
+from catzoo.games.ledges import LedgesState
+from catzoo.games.ledges import geometry as G
+from catzoo.games.ledges.state import (
+    BAT,
+    BUILD,
+    CAT,
+    CAT_BASE,
+    NUM_ACTIONS,
+    NUM_BUILD,
+    STOP,
+    TOY,
+    TOY_BASE,
+    bat_action,
+    build_action,
+    cat_action,
+    platform_anchor,
+    table_anchor,
+    toy_action,
 )
-from tests.helpers import assert_replays, random_playout  # noqa: E402
+from tests.helpers import assert_replays, random_playout
 
 ROUND_SHORT, ROUND_TALL, RECT_SS = 0, 1, 2
 
@@ -32,9 +45,7 @@ def new(players=2, chance=(0, 8, 9, 10, 11), **options):
 def pass_turn(state):
     start = state.turns_done
     while state.turns_done == start and not state.is_terminal():
-        if state.phase == BUILD:
-            state.apply(state.legal_actions()[0])
-        elif state.phase in (CAT, TOY):
+        if state.phase == BUILD or state.phase in (CAT, TOY):
             state.apply(state.legal_actions()[0])
         else:
             state.apply(STOP if state.is_legal(STOP) else bat_action(0, 0))

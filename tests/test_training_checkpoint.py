@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("safetensors")
 
-from catzoo.games.cat_in_the_box import CatInTheBoxState  # noqa: E402
-from catzoo.policies.match import play_match  # noqa: E402
-from catzoo.training import CheckpointError, load_policy, save_policy  # noqa: E402
-from catzoo.training.checkpoint import META, WEIGHTS  # noqa: E402
-from catzoo.training.policy_net import expected_shapes  # noqa: E402
+from catzoo.games.cat_in_the_box import CatInTheBoxState
+from catzoo.policies.match import play_match
+from catzoo.training import CheckpointError, load_policy, save_policy
+from catzoo.training.checkpoint import META, WEIGHTS
+from catzoo.training.policy_net import expected_shapes
 
 GAME = "cat_in_the_box"
 

@@ -7,9 +7,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from catzoo.games.registry import GAMES  # noqa: E402
-from catzoo.policies.random_policy import RandomPolicy  # noqa: E402
-from catzoo.training.single_agent import SingleAgentEnv, fixed_opponents  # noqa: E402
+from catzoo.games.registry import GAMES
+from catzoo.policies.random_policy import RandomPolicy
+from catzoo.training.single_agent import SingleAgentEnv, fixed_opponents
 
 
 class Recording(RandomPolicy):

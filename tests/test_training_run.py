@@ -15,12 +15,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from catzoo.cli.main import main  # noqa: E402
-from catzoo.games.registry import GAMES  # noqa: E402
-from catzoo.policies.match import play_match  # noqa: E402
-from catzoo.training import load_policy  # noqa: E402
-from catzoo.training import config as config_mod  # noqa: E402
-from catzoo.training.trainer import train  # noqa: E402
+from catzoo.cli.main import main
+from catzoo.games.registry import GAMES
+from catzoo.policies.match import play_match
+from catzoo.training import config as config_mod
+from catzoo.training import load_policy
+from catzoo.training.trainer import train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_size=64",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from catzoo.games.layout import Block, Layout
 
@@ -29,6 +29,6 @@ BLOCKS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(num_players: int) -> Layout:
     return Layout(num_players, BLOCKS)

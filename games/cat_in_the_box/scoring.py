@@ -7,7 +7,7 @@ board as printed, whose row order is an option, so sets are re-laid row by row f
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from catzoo.games.cat_in_the_box.options import COLOURS, TWO_PLAYER_BONUS_MAX_TRICKS
 
@@ -19,7 +19,7 @@ BOARD = (1 << 36) - 1
 IDENTITY = (0, 1, 2, 3)
 
 
-@lru_cache(maxsize=None)
+@cache
 def row_positions(row_order: tuple[str, ...]) -> tuple[int, ...]:
     """For each colour (blue, yellow, green, red), its row from the top of the board."""
     return tuple(row_order.index(name) for name in COLOURS)

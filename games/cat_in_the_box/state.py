@@ -18,7 +18,7 @@ This module deals, scores and records rounds, and reads the round through the co
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -73,7 +73,7 @@ def _revealed_blocks(revealed: tuple[int, ...]) -> int:
     return blocked
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck(max_number: int) -> tuple[int, ...]:
     return tuple(k for k in range(max_number) for _ in range(COPIES))
 

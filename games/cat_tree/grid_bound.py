@@ -62,6 +62,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+
 from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,

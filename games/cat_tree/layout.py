@@ -5,7 +5,7 @@ Grid planes are row-major with row 0 the bottom row: cell ``row * width + column
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from catzoo.games.cat_tree.options import MAX_TURNS, NUM_TYPES
 from catzoo.games.layout import Block, Layout
@@ -39,6 +39,6 @@ def blocks(cells: int) -> list[Block]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(cells: int) -> Layout:
     return Layout(2, blocks(cells))

@@ -166,7 +166,23 @@ def boards_from_picture(picture: str, options: CatTreeOptions | None = None):
 
 
 __all__ = [
-    "BOX", "CATWALK", "CARRIES", "HAMMOCK", "HANGS", "NEST", "PIPE", "SCRATCHER", "SHELF",
-    "TOY", "Rules", "rules_for", "legal_cells", "legal_classes", "can_place", "cells_of",
-    "occupied", "boards_from_grid", "boards_from_picture",
+    "BOX",
+    "CARRIES",
+    "CATWALK",
+    "HAMMOCK",
+    "HANGS",
+    "NEST",
+    "PIPE",
+    "SCRATCHER",
+    "SHELF",
+    "TOY",
+    "Rules",
+    "boards_from_grid",
+    "boards_from_picture",
+    "can_place",
+    "cells_of",
+    "legal_cells",
+    "legal_classes",
+    "occupied",
+    "rules_for",
 ]

@@ -496,7 +496,7 @@ class CatTreeState(GameState):
     # --- text -----------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         if action < ORDER_BASE:
-            p = self.current_player if self.current_player >= 0 else 0
+            p = max(self.current_player, 0)
             which = ("lower", "higher")[action - KEEP_BASE]
             if self.phase == KEEP and p >= 0:
                 return f"keep the {TYPE_NAMES[self.hands[p][action - KEEP_BASE]]} ({which} card)"

@@ -7,7 +7,7 @@ the ``column_limits`` option, then the 0 column (4-5 players).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 from catzoo.games.layout import Block, Layout
@@ -43,12 +43,12 @@ BLOCKS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(num_players: int) -> Layout:
     return Layout(num_players, BLOCKS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def offsets_for(num_players: int) -> SimpleNamespace:
     """Plain-int block starts and the spans cleared after each trick, for the hot path."""
     L = layout_for(num_players)

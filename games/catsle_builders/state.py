@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import random
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -523,7 +523,7 @@ class CatsleBuildersState(GameState):
         return render_text(self)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _board_template(num_players: int, limits: tuple[int, ...]) -> np.ndarray:
     """The master vector of a fresh round before the deal: empty boards with their
     limits and room written, everything else zero."""

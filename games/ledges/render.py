@@ -120,8 +120,8 @@ def render_rgb(state, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
     import matplotlib
 
     matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     from catzoo.games.ledges.state import CAT0, PILLAR0, TOY0
 

@@ -35,12 +35,18 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL, GameState
 from catzoo.games.ledges import build as B
-from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import features as F
+from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import physics as P
 from catzoo.games.ledges.layout import (
-    BAT_OPTIONS, CAT_OPTIONS, LEVEL_SCALE, OPTION_FEATURES, POS_SCALE, SCORE_SCALE, TOY_OPTIONS,
-    Z_SCALE, layout_for,
+    BAT_OPTIONS,
+    LEVEL_SCALE,
+    OPTION_FEATURES,
+    POS_SCALE,
+    SCORE_SCALE,
+    TOY_OPTIONS,
+    Z_SCALE,
+    layout_for,
 )
 from catzoo.games.ledges.options import LedgesOptions
 

@@ -7,7 +7,7 @@ member's seat, so partners show the same numbers and the viewer's team is always
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from catzoo.games.layout import Block, Layout
 
@@ -57,6 +57,6 @@ def blocks_for(num_players: int) -> list[Block]:
     return blocks
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(num_players: int) -> Layout:
     return Layout(num_players, blocks_for(num_players))

@@ -30,10 +30,19 @@ import numpy as np
 from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import physics as P
 from catzoo.games.ledges.layout import (
-    LEVEL_SCALE, OPTION_FEATURES, POS_SCALE, Z_SCALE, layout_for,
+    LEVEL_SCALE,
+    OPTION_FEATURES,
+    POS_SCALE,
+    Z_SCALE,
+    layout_for,
 )
 from catzoo.games.ledges.state import (
-    BAT_BASE, CAT_BASE, NUM_BUILD, SIDES, STOP, TOY_BASE,
+    BAT_BASE,
+    CAT_BASE,
+    NUM_BUILD,
+    SIDES,
+    STOP,
+    TOY_BASE,
 )
 from catzoo.policies.base import Policy, legal_actions
 

@@ -27,7 +27,15 @@ from catzoo.games.ledges import features as F
 from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges.layout import BAT_OPTIONS, CAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS
 from catzoo.games.ledges.state import (
-    BAT, BAT_BASE, BUILD, CAT, CAT_BASE, NUM_BUILD, STOP, TOY, TOY_BASE,
+    BAT,
+    BAT_BASE,
+    BUILD,
+    CAT,
+    CAT_BASE,
+    NUM_BUILD,
+    STOP,
+    TOY,
+    TOY_BASE,
 )
 from catzoo.policies.base import legal_actions
 from catzoo.policies.heuristics.ledges import LedgesHeuristic
