@@ -14,9 +14,11 @@ from catzoo.cli.main import UsageError
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "train", help="train a policy by MaskablePPO self-play against a league",
+        "train", help="train a policy by masked PPO self-play against a league",
         description="Train a policy for a CatZoo game (needs the 'train' extra: "
-                    "pip install catzoo[train]).")
+                    "pip install catzoo[train]). The config's `trainer` picks the batched "
+                    "self-play trainer (ppo, the default) or stable-baselines3's MaskablePPO "
+                    "(sb3); see docs/training.md.")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="YAML config, e.g. configs/cat_in_the_box.yaml")
     source.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
@@ -32,9 +34,10 @@ def register(subparsers) -> None:
 def cmd_train(args) -> int:
     try:
         from catzoo.training import config as config_mod
-        from catzoo.training import trainer
+        from catzoo.training import ppo, trainer
     except ImportError as err:
         raise UsageError(f"training needs the 'train' extra (pip install 'catzoo[train]'): {err}") from None
+    modules = {"ppo": ppo, "sb3": trainer}
 
     overrides = list(args.overrides)
     if args.steps is not None:
@@ -45,14 +48,32 @@ def cmd_train(args) -> int:
         if args.resume:
             if args.seed is not None or args.run_dir:
                 raise UsageError("--seed and --run-dir cannot be used with --resume")
-            trainer.resume(args.resume, overrides, progress=not args.no_progress)
+            modules[run_trainer(args.resume)].resume(args.resume, overrides,
+                                                     progress=not args.no_progress)
             return 0
         if args.seed is not None:
             overrides.append(f"seed={args.seed}")
         config = config_mod.load(args.config, overrides)
         run_dir = args.run_dir or str(Path("runs") / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}")
         print(f"run directory: {run_dir}")
-        trainer.train(config, run_dir, progress=not args.no_progress)
-    except (config_mod.ConfigError, trainer.RunError) as err:
+        modules[config["trainer"]].train(config, run_dir, progress=not args.no_progress)
+    except (config_mod.ConfigError, trainer.RunError, ppo.RunError) as err:
         raise UsageError(str(err)) from None
     return 0
+
+
+def run_trainer(run_dir: str) -> str:
+    """The trainer of a run directory (runs made before the batched trainer are SB3's)."""
+    import yaml
+
+    path = Path(run_dir) / "config.yaml"
+    if not path.is_file():
+        raise UsageError(f"{run_dir!r} is not a run directory (no config.yaml)")
+    try:
+        stored = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise UsageError(f"{str(path)!r} is not valid YAML: {err}") from None
+    trainer = stored.get("trainer", "sb3") if isinstance(stored, dict) else "sb3"
+    if trainer not in ("ppo", "sb3"):
+        raise UsageError(f"{str(path)!r}: trainer={trainer!r}; expected ppo or sb3")
+    return trainer

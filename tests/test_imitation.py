@@ -23,7 +23,7 @@ TINY = ["network.hidden=[32]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_
 
 
 def _config(*overrides):
-    return config_mod.load(ROOT / "configs" / "catsle_builders.yaml",
+    return config_mod.load(ROOT / "configs" / "sb3" / "catsle_builders.yaml",
                            ["env.num_players=3", *TINY, *overrides])
 
 
@@ -88,7 +88,10 @@ def test_imitation_is_off_by_default_and_in_every_other_config():
     assert config_mod.DEFAULTS["imitation"]["games"] == 0
     # The configs of the runs that were warm-started; the others reproduce runs that were not.
     warm_started = {"catsle_builders", "ledges"}
-    for path in sorted((ROOT / "configs").glob("*.yaml")):
+    sb3 = [p for p in sorted((ROOT / "configs").rglob("*.yaml"))
+           if config_mod.load(p)["trainer"] == "sb3"]
+    assert {p.stem for p in sb3} >= warm_started
+    for path in sb3:
         games = config_mod.load(path)["imitation"]["games"]
         assert (games > 0) == (path.stem in warm_started), path.name
 

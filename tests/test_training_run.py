@@ -23,6 +23,14 @@ from catzoo.training import load_policy
 from catzoo.training.trainer import train
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def sb3_config(game: str) -> Path:
+    """The stable-baselines3 path's config of a game (configs/sb3/, or the game's own)."""
+    path = ROOT / "configs" / "sb3" / f"{game}.yaml"
+    return path if path.exists() else ROOT / "configs" / f"{game}.yaml"
+
+
 TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_size=64",
         "ppo.n_epochs=1", "league.snapshot_interval=200", "league.partner_refresh_interval=100",
         "checkpoint_interval=256", "eval.interval=100000", "eval.games=2"]
@@ -31,10 +39,10 @@ TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_short_run_writes_a_checkpoint_that_loads_and_plays_legal_moves(game, tmp_path):
     overrides = [*TINY, "total_steps=400"]
-    raw = config_mod.load(ROOT / "configs" / f"{game}.yaml")
+    raw = config_mod.load(sb3_config(game))
     if raw["imitation"]["games"]:  # keep the warm-start, on a handful of games
         overrides += ["imitation.games=4", "imitation.epochs=1"]
-    config = config_mod.load(ROOT / "configs" / f"{game}.yaml", overrides)
+    config = config_mod.load(sb3_config(game), overrides)
     path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
     meta = json.loads((path / "policy.json").read_text())
     assert meta["steps"] >= 400 and meta["game"] == game and meta["eval"]["heuristic"]["games"] == 2
@@ -52,7 +60,7 @@ def test_short_run_writes_a_checkpoint_that_loads_and_plays_legal_moves(game, tm
 def test_sigkill_mid_run_then_resume_reaches_the_step_target(tmp_path):
     run = tmp_path / "run"
     cmd = [sys.executable, "-m", "catzoo.cli.main", "train",
-           "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
+           "--config", str(sb3_config("cat_in_the_box")), "--run-dir", str(run),
            "--no-progress", "--steps", "1500", "--set", "env.num_players=2",
            *[a for o in TINY for a in ("--set", o)]]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -98,7 +106,7 @@ def test_command_line_errors_are_one_line_messages(argv, message, capsys):
 
 
 def test_resume_refuses_overrides_that_would_change_the_run(tmp_path):
-    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", ["env.num_players=2"])
+    config = config_mod.load(sb3_config("cat_in_the_box"), ["env.num_players=2"])
     (tmp_path / "config.yaml").write_text(config_mod.dump(config))
     with pytest.raises(Exception, match="cannot change a run being resumed"):
         from catzoo.training.trainer import Run

@@ -18,8 +18,61 @@ class ConfigError(ValueError):
     """A configuration file or override that cannot be used, with the reason."""
 
 
+# The batched self-play trainer (``trainer: ppo``, catzoo.training.ppo), the default.
+PPO_DEFAULTS: dict[str, Any] = {
+    "game": "",
+    "trainer": "ppo",  # ppo (batched, catzoo.training.ppo) | sb3 (MaskablePPO, catzoo.training.trainer)
+    "env": {
+        "num_players": 0,  # 0: the game's default player count
+        "reward": "standing",
+        "options": {},  # the game's own options (free-form, checked by the game)
+    },
+    # Seat groups playing as partners (team and cooperative games): the learner plays
+    # every seat of its team.
+    "teams": [],  # empty: the game's own partnerships (GameState.teams)
+    "seed": 0,
+    "total_steps": 10_000_000,  # learner decisions
+    "torch_threads": 2,
+    "vector": {"num_envs": 1024, "threads": 2},  # catzoo.vector: games stepped at once
+    "network": {"hidden": [256, 256], "activation": "tanh"},
+    "ppo": {
+        "rollout_steps": 32,  # agent-steps of every game slot per rollout
+        "learning_rate": 3.0e-4,
+        "anneal_lr": True,  # linearly to 0 at total_steps
+        "num_minibatches": 8,
+        "n_epochs": 4,
+        "gamma": 1.0,  # per decision of the seat
+        "gae_lambda": 0.95,
+        "clip_range": 0.2,
+        "clip_vloss": True,
+        "norm_adv": True,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "max_grad_norm": 0.5,
+        "target_kl": 0.0,  # 0: no early stop on KL
+    },
+    "league": {
+        "snapshot_interval": 1_000_000,
+        "max_snapshots": 20,
+        "active": 4,  # snapshots new games draw from, re-drawn at every snapshot
+        "self_play": 0.5,  # share of games in which the learner plays every seat
+        # The one opponent of the other games, as proportions.
+        "mix": {"league": 0.7, "heuristic": 0.2, "random": 0.1},
+        # How a league opponent is drawn from the snapshots, as proportions.
+        "scheme": {"latest": 0.4, "uniform": 0.2, "weighted": 0.4},
+        # Exponent of the "weighted" scheme: weight = (1 - learner's score vs it) ** power.
+        "weighted_power": 2.0,
+        "opponent_deterministic": False,
+    },
+    "checkpoint_interval": 1_000_000,
+    # Balanced tables (as `catzoo arena` seats two policies) against each opponent spec.
+    "eval": {"interval": 2_000_000, "games": 200, "opponents": ["random", "heuristic"]},
+}
+
+# MaskablePPO through stable-baselines3 (``trainer: sb3``, catzoo.training.trainer).
 DEFAULTS: dict[str, Any] = {
     "game": "",
+    "trainer": "sb3",
     "env": {
         "num_players": 0,  # 0: the game's default player count
         "reward": "standing",
@@ -72,6 +125,10 @@ DEFAULTS: dict[str, Any] = {
     },
 }
 
+TRAINERS = {"ppo": PPO_DEFAULTS, "sb3": DEFAULTS}
+# What `catzoo train --resume DIR --set ...` may change in a run being resumed.
+RESUMABLE = ("total_steps", "eval.", "checkpoint_interval", "vec_env.", "vector.")
+
 VEC_KINDS = ("dummy", "subproc")
 ACTIVATIONS = ("tanh", "relu")
 MIX_KEYS = ("league", "heuristic", "random")
@@ -120,10 +177,20 @@ def _check_type(name: str, default, value):
 
 
 def resolve(raw: dict, overrides: list[str] | tuple[str, ...] = ()) -> dict:
-    """``DEFAULTS`` <- ``raw`` <- ``overrides`` (``key.sub=value``, value parsed as YAML)."""
-    config = _merge(DEFAULTS, raw, "")
-    for text in overrides:
-        config = _merge(config, parse_override(text), "")
+    """The trainer's defaults <- ``raw`` <- ``overrides`` (``key.sub=value``, value parsed
+    as YAML). ``trainer`` (in ``raw`` or an override) picks the defaults: ``ppo`` unless
+    said otherwise."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"config must be a mapping, got {type(raw).__name__}")
+    parsed = [parse_override(text) for text in overrides]
+    trainer = raw.get("trainer", "ppo")
+    for tree in parsed:
+        trainer = tree.get("trainer", trainer)
+    if trainer not in TRAINERS:
+        raise ConfigError(f"trainer={trainer!r}; choose one of {', '.join(TRAINERS)}")
+    config = _merge(TRAINERS[trainer], raw, "")
+    for tree in parsed:
+        config = _merge(config, tree, "")
     return validate(config)
 
 
@@ -208,10 +275,6 @@ def validate(config: dict) -> dict:
     for key in ("total_steps", "checkpoint_interval", "torch_threads"):
         if config[key] <= 0:
             raise ConfigError(f"{key} must be positive, got {config[key]}")
-    if config["vec_env"]["kind"] not in VEC_KINDS:
-        raise ConfigError(f"vec_env.kind={config['vec_env']['kind']!r}; use {', '.join(VEC_KINDS)}")
-    if config["vec_env"]["n_envs"] <= 0:
-        raise ConfigError("vec_env.n_envs must be positive")
     net = config["network"]
     if not net["hidden"] or not all(isinstance(h, int) and h > 0 for h in net["hidden"]):
         raise ConfigError(f"network.hidden must be a list of positive ints, got {net['hidden']!r}")
@@ -220,14 +283,70 @@ def validate(config: dict) -> dict:
     league = config["league"]
     _proportions("league.mix", league["mix"], MIX_KEYS)
     _proportions("league.scheme", league["scheme"], SCHEME_KEYS)
+    if config["eval"]["interval"] <= 0 or config["eval"]["games"] < 0:
+        raise ConfigError("eval.interval must be positive and eval.games non-negative")
+    if config["trainer"] == "ppo":
+        _validate_ppo(config, info)
+    else:
+        _validate_sb3(config, info)
+    return config
+
+
+def _in_range(name: str, value, low, high, *, low_open: bool = False) -> None:
+    if value != value or value < low or (low_open and value == low) or value > high:
+        bounds = f"{'(' if low_open else '['}{low}, {high}]"
+        raise ConfigError(f"{name} must be in {bounds}, got {value!r}")
+
+
+def _validate_ppo(config: dict, info) -> None:
+    """The batched trainer's keys (catzoo.training.ppo), each against its allowed range."""
+    from catzoo.policies.registry import UnknownPolicyError, make_policy
+
+    vec, ppo, league = config["vector"], config["ppo"], config["league"]
+    for name, value in (("vector.num_envs", vec["num_envs"]), ("vector.threads", vec["threads"]),
+                        ("ppo.rollout_steps", ppo["rollout_steps"]),
+                        ("ppo.num_minibatches", ppo["num_minibatches"]),
+                        ("ppo.n_epochs", ppo["n_epochs"]),
+                        ("league.snapshot_interval", league["snapshot_interval"]),
+                        ("league.max_snapshots", league["max_snapshots"]),
+                        ("league.active", league["active"])):
+        if value <= 0:
+            raise ConfigError(f"{name} must be positive, got {value}")
+    _in_range("ppo.learning_rate", ppo["learning_rate"], 0.0, 1.0, low_open=True)
+    _in_range("ppo.gamma", ppo["gamma"], 0.0, 1.0)
+    _in_range("ppo.gae_lambda", ppo["gae_lambda"], 0.0, 1.0)
+    _in_range("ppo.clip_range", ppo["clip_range"], 0.0, 10.0, low_open=True)
+    _in_range("ppo.ent_coef", ppo["ent_coef"], 0.0, 10.0)
+    _in_range("ppo.vf_coef", ppo["vf_coef"], 0.0, 100.0)
+    _in_range("ppo.max_grad_norm", ppo["max_grad_norm"], 0.0, 1e6, low_open=True)
+    _in_range("ppo.target_kl", ppo["target_kl"], 0.0, 10.0)
+    _in_range("league.self_play", league["self_play"], 0.0, 1.0)
+    _in_range("league.weighted_power", league["weighted_power"], 0.0, 100.0)
+    if ppo["num_minibatches"] > vec["num_envs"] * ppo["rollout_steps"]:
+        raise ConfigError("ppo.num_minibatches must not exceed vector.num_envs * ppo.rollout_steps")
+    for opp in config["eval"]["opponents"]:
+        if not isinstance(opp, str):
+            raise ConfigError(f"eval.opponents: {opp!r} is not a policy spec")
+        try:
+            make_policy(opp, info.name, config["env"]["num_players"], seed=0,
+                        env_options=config["env"]["options"])
+        except (UnknownPolicyError, ValueError) as err:
+            raise ConfigError(f"eval.opponents: {err}") from None
+
+
+def _validate_sb3(config: dict, info) -> None:
+    """The stable-baselines3 path's keys (catzoo.training.trainer)."""
+    if config["vec_env"]["kind"] not in VEC_KINDS:
+        raise ConfigError(f"vec_env.kind={config['vec_env']['kind']!r}; use {', '.join(VEC_KINDS)}")
+    if config["vec_env"]["n_envs"] <= 0:
+        raise ConfigError("vec_env.n_envs must be positive")
+    league = config["league"]
     for key in ("snapshot_interval", "max_snapshots", "partner_refresh_interval"):
         if league[key] <= 0:
             raise ConfigError(f"league.{key} must be positive, got {league[key]}")
     ppo = config["ppo"]
     if ppo["batch_size"] > ppo["n_steps"] * config["vec_env"]["n_envs"]:
         raise ConfigError("ppo.batch_size must not exceed ppo.n_steps * vec_env.n_envs")
-    if config["eval"]["interval"] <= 0 or config["eval"]["games"] < 0:
-        raise ConfigError("eval.interval must be positive and eval.games non-negative")
     for opp in config["eval"]["opponents"]:
         if opp not in ("random", "heuristic"):
             raise ConfigError(f"eval.opponents: {opp!r}; use random and/or heuristic")
@@ -249,7 +368,6 @@ def validate(config: dict) -> dict:
                 f"imitation.teacher: {teacher!r} is not a bot of {info.name}; choose one of "
                 f"{', '.join(teachers)} (search bots take options, e.g. ismcts:iterations=200)"
             )
-    return config
 
 
 def dump(config: dict) -> str:

@@ -144,3 +144,50 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --- balanced tables (the arena's seating), for the batched trainer ---------------------------------
+def balanced(policy, opponent, game: str, num_players: int, games: int,
+             env_options: dict | None = None, seed: int = 10_000_000, workers: int = 1) -> dict:
+    """``policy`` against ``opponent`` (a spec or a Policy) as ``catzoo arena`` seats two
+    policies: on alternate seats (whole teams in team games), every rotation of a round on
+    the same deal. Competitive games: the share of meetings in which ``policy`` finished
+    ahead of ``opponent`` (ties half), with a 95% interval over rounds (each round's deal is
+    one sample, so the rotations of a deal are not counted as independent). Cooperative
+    games: the mean difference of the two teams' shared scores on the same deals."""
+    from catzoo.arena import run_arena
+    from catzoo.arena.stats import events_and_samples
+
+    result = run_arena(game, [policy, opponent], games=games, num_players=num_players,
+                       seed=seed, options=env_options, workers=workers)
+    name = opponent if isinstance(opponent, str) else getattr(opponent, "name", "opponent")
+    by_round: dict[int, list[float]] = {}
+    if result.structure.cooperative:
+        for rec in result.records:
+            sign = 1.0 if rec["seats"][0] == 0 else -1.0
+            by_round.setdefault(rec["round"], []).append(sign * float(np.mean(rec["scores"])))
+        samples = [sum(v) for v in by_round.values() if len(v) == 2]
+        m, lo, hi = mean_ci(samples)
+        return {"opponent": name, "games": len(result.records), "metric": "score difference",
+                "value": m, "low": lo, "high": hi}
+    events, _ = events_and_samples(result.records, result.structure)
+    for rec, ev in zip(result.records, events, strict=True):
+        ahead = []
+        for ea, ra in zip(ev.entrants, ev.ranks, strict=True):
+            for eb, rb in zip(ev.entrants, ev.ranks, strict=True):
+                if 0 in ea and 1 in eb and 1 not in ea and 0 not in eb:
+                    ahead.append(1.0 if ra < rb else 0.5 if ra == rb else 0.0)
+        if ahead:
+            by_round.setdefault(rec["round"], []).append(float(np.mean(ahead)))
+    samples = [float(np.mean(v)) for v in by_round.values()]
+    m, lo, hi = mean_ci(samples)
+    return {"opponent": name, "games": len(result.records), "metric": "share ahead",
+            "value": m, "low": max(lo, 0.0), "high": min(hi, 1.0)}
+
+
+def summary_line(result: dict) -> str:
+    if result["metric"] == "share ahead":
+        return (f"vs {result['opponent']}: ahead {result['value']:.1%} "
+                f"[{result['low']:.1%}, {result['high']:.1%}] over {result['games']} games")
+    return (f"vs {result['opponent']} team: score difference {result['value']:+.2f} "
+            f"[{result['low']:+.2f}, {result['high']:+.2f}] over {result['games']} games")

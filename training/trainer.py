@@ -138,6 +138,7 @@ class Run:
         import yaml
 
         stored = yaml.safe_load(path.read_text())
+        stored.setdefault("trainer", "sb3")  # runs made before the batched trainer
         allowed = ("total_steps", "eval.", "checkpoint_interval", "vec_env.")
         for o in overrides:
             if not o.split("=", 1)[0].strip().startswith(allowed):

@@ -1,0 +1,184 @@
+"""Who plays each seat of each game slot in batched self-play, and how the others act.
+
+Every time a slot's game starts, its table is drawn:
+
+* with probability ``league.self_play`` the learner plays every seat (in a cooperative game,
+  always);
+* otherwise one opponent, drawn by ``league.mix`` from the league (a snapshot of the learner,
+  picked by ``league.scheme``), the game's heuristic bot or the random bot, holds the seats
+  the learner does not: in a team game a whole team (the learner's partner is the learner),
+  in a free-for-all a random non-empty proper subset of the seats.
+
+Opponents act in one batched call per opponent per step: a snapshot is a torch copy of an
+exported actor (``MLPPolicy`` weights), bots loop in Python over their slots. Snapshots are
+loaded on first use and dropped when no game holds them; new games draw from the newest
+``league.active`` snapshots the scheme picked at the last refresh, so a step forwards through
+at most a handful of snapshot networks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+LEARNER = 0
+# The kinds of table a game can be dealt (``Tables.kind`` indexes this).
+KINDS_OF_TABLES = ("self_play", "league", "heuristic", "random")
+
+
+class SnapshotOpponent:
+    """A frozen actor in torch: hidden layers then logits, masked, sampled or argmax."""
+
+    def __init__(self, weights: dict[str, np.ndarray], hidden: list[int], activation: str,
+                 deterministic: bool):
+        self.layers = [(torch.from_numpy(np.ascontiguousarray(weights[f"pi.{i}.weight"])),
+                        torch.from_numpy(np.ascontiguousarray(weights[f"pi.{i}.bias"])))
+                       for i in range(len(hidden))]
+        self.out = (torch.from_numpy(np.ascontiguousarray(weights["action.weight"])),
+                    torch.from_numpy(np.ascontiguousarray(weights["action.bias"])))
+        self.activation = torch.tanh if activation == "tanh" else torch.relu
+        self.deterministic = deterministic
+
+    @torch.no_grad()
+    def act(self, obs: np.ndarray, mask: np.ndarray, generator: torch.Generator) -> np.ndarray:
+        x = torch.from_numpy(obs)
+        for w, b in self.layers:
+            x = self.activation(torch.addmm(b, x, w.T))
+        logits = torch.addmm(self.out[1], x, self.out[0].T)
+        logits = logits.masked_fill(torch.from_numpy(mask) == 0, -1e9)
+        if self.deterministic:
+            return logits.argmax(1).numpy()
+        return torch.multinomial(torch.softmax(logits, 1), 1, generator=generator)[:, 0].numpy()
+
+
+class BotOpponent:
+    """A Python bot (``Policy``) acting from each slot's observation and mask in turn."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, generator) -> np.ndarray:
+        act = self.policy.act
+        return np.array([act({"observation": obs[j], "action_mask": mask[j]})
+                         for j in range(obs.shape[0])], dtype=np.int64)
+
+
+class Tables:
+    """The seat owners of every slot (``owner[i, s]``: 0 the learner, else an opponent code)
+    and the opponents behind the codes."""
+
+    def __init__(self, num_envs: int, num_players: int, teams: list[list[int]], league: dict,
+                 bots: dict, load_snapshot, rng: np.random.Generator):
+        self.n, self.p = num_envs, num_players
+        team_list = [tuple(t) for t in teams] or []
+        covered = {s for t in team_list for s in t}
+        team_list += [(s,) for s in range(num_players) if s not in covered]
+        self.teams = team_list
+        self.cooperative = len(team_list) == 1
+        self.league = league
+        self.rng = rng
+        self.bots = bots  # name -> BotOpponent (heuristic, random)
+        self.load_snapshot = load_snapshot  # snapshot id -> SnapshotOpponent
+        self.owner = np.zeros((num_envs, num_players), dtype=np.int32)
+        self.kind = np.zeros(num_envs, dtype=np.int8)  # KINDS index of each slot's table
+        self.holder: list[str | None] = [None] * num_envs  # opponent key per slot
+        self.codes: dict[str, int] = {}  # opponent key -> code (>= 1)
+        self.opponents: dict[int, object] = {}  # code -> opponent
+        self.active: list[str] = []  # snapshot ids new games draw from
+        mix = league["mix"]
+        names = [k for k in ("league", "heuristic", "random") if mix.get(k, 0) > 0]
+        if "heuristic" in names and "heuristic" not in bots:
+            names.remove("heuristic")  # a game without a heuristic: random and the league
+        self.mix_names = names or ["random"]
+        p = np.array([mix.get(k, 0.0) for k in self.mix_names] or [1.0], dtype=float)
+        self.mix_p = p / p.sum()
+
+    # --- the league's snapshots new games draw from ------------------------------------------
+    def refresh(self, snapshots: list[dict], stats: dict) -> None:
+        """Pick ``league.active`` snapshots by the scheme (latest / uniform / weighted)."""
+        if not snapshots:
+            self.active = []
+            return
+        ids = [s["id"] for s in snapshots]
+        scheme = self.league["scheme"]
+        names = [k for k in ("latest", "uniform", "weighted") if scheme.get(k, 0) > 0]
+        sp = np.array([scheme[k] for k in names], dtype=float)
+        sp /= sp.sum()
+        picked = []
+        for _ in range(self.league["active"]):
+            how = names[int(self.rng.choice(len(names), p=sp))]
+            if how == "latest":
+                picked.append(ids[-1])
+            elif how == "uniform":
+                picked.append(ids[int(self.rng.integers(len(ids)))])
+            else:
+                picked.append(ids[int(self.rng.choice(len(ids), p=self._weights(ids, stats)))])
+        self.active = picked
+        self._collect()
+
+    def _weights(self, ids: list[str], stats: dict) -> np.ndarray:
+        # Prioritised fictitious self-play: the snapshots the learner scores worst against
+        # come back more often (learner's score in [0, 1] against each, one prior draw).
+        w = np.empty(len(ids))
+        for k, sid in enumerate(ids):
+            games, total = stats.get(sid, [0, 0.0])
+            score = ((total + games) / 2 + 0.5) / (games + 1)
+            w[k] = (1.0 - score) ** self.league["weighted_power"] + 1e-3
+        return w / w.sum()
+
+    def _code(self, key: str) -> int:
+        code = self.codes.get(key)
+        if code is None:
+            code = self.codes[key] = max(self.opponents, default=0) + 1
+            self.opponents[code] = (self.bots[key] if key in self.bots
+                                    else self.load_snapshot(key))
+        return code
+
+    def _collect(self) -> None:
+        """Forget the snapshots that neither a game in progress nor the active list holds."""
+        used = set(self.holder) | set(self.active) | set(self.bots)
+        for key in [k for k in self.codes if k not in used]:
+            del self.opponents[self.codes.pop(key)]
+
+    # --- drawing tables ------------------------------------------------------------------------
+    def draw(self, slots) -> None:
+        """New tables for the games starting in ``slots``."""
+        rng = self.rng
+        for i in np.atleast_1d(slots):
+            i = int(i)
+            if self.cooperative or rng.random() < self.league["self_play"]:
+                self.owner[i] = LEARNER
+                self.kind[i] = 0
+                self.holder[i] = None
+                continue
+            kind = self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_p))]
+            if kind == "league" and not self.active:
+                kind = "random"
+            key = (self.active[int(rng.integers(len(self.active)))] if kind == "league"
+                   else kind)
+            code = self._code(key)
+            self.kind[i] = KINDS_OF_TABLES.index(kind)
+            self.holder[i] = key
+            mine = self._learner_sides(rng)
+            row = np.full(self.p, code, dtype=np.int32)
+            for side in mine:
+                row[list(self.teams[side])] = LEARNER
+            self.owner[i] = row
+
+    def _learner_sides(self, rng) -> list[int]:
+        sides = len(self.teams)
+        k = int(rng.integers(1, sides))  # at least one side each
+        return list(rng.choice(sides, size=k, replace=False))
+
+    # --- acting ----------------------------------------------------------------------------------
+    def act_others(self, player: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                   actions: np.ndarray, generator) -> np.ndarray:
+        """Fill ``actions`` for the slots whose player to act is not the learner's; returns
+        the learner's slots."""
+        code = self.owner[np.arange(self.n), player]
+        for c in np.unique(code):
+            if c == LEARNER:
+                continue
+            idx = np.flatnonzero(code == c)
+            actions[idx] = self.opponents[int(c)].act(obs[idx], mask[idx], generator)
+        return np.flatnonzero(code == LEARNER)
