@@ -1,7 +1,15 @@
-"""Training throughput: CatZoo's single-agent env next to the PettingZoo SB3 tutorial's
-wrapper, on the same game, with the same MaskablePPO hyper-parameters, in the same run.
+"""Training throughput: the batched self-play trainer (catzoo.training.ppo on
+catzoo.vector) beside the stable-baselines3 path (CatZoo's single-agent env) and the
+PettingZoo SB3 tutorial's wrapper, on the same game, in the same run.
 
-    python benchmarks/training_speed.py --game cat_in_the_box --steps 20000
+    python benchmarks/training_speed.py --game cat_in_the_box --steps 20000 --batched-steps 400000
+
+The batched trainer runs its game's shipped config (configs/GAME.yaml: its network, its
+vector size and threads, its league mix) with evaluation and checkpoints off, and its
+figure is the learner decisions of its rollouts and updates per second of wall time
+(set-up excluded). The SB3 rows use configs/sb3/GAME.yaml's MaskablePPO settings.
+Targets (issue 23): the batched trainer at least 20,000 learner decisions/s on 2 cores,
+and at least 15x the SB3 path in the same run.
 
 Figures (per second of wall time and of CPU time of this process and its workers):
 * learner steps: transitions SB3 collects (its ``num_timesteps``);
@@ -133,10 +141,14 @@ def main(argv=None) -> int:
     p.add_argument("--game", default="cat_in_the_box", choices=sorted(GAMES))
     p.add_argument("--steps", type=int, default=20_000, help="learner steps per measurement")
     p.add_argument("--players", type=int, help="player count (default: the config's)")
+    p.add_argument("--batched-steps", type=int, default=400_000,
+                   help="learner decisions of the batched trainer's measurement")
     args = p.parse_args(argv)
 
     overrides = [f"env.num_players={args.players}"] if args.players else []
-    config = config_mod.load(ROOT / "configs" / f"{args.game}.yaml", overrides)
+    sb3_path = ROOT / "configs" / "sb3" / f"{args.game}.yaml"
+    config = config_mod.load(sb3_path if sb3_path.exists() else
+                             ROOT / "configs" / f"{args.game}.yaml", overrides)
     n = config["env"]["num_players"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,14 +181,48 @@ def main(argv=None) -> int:
                                                            "mix": {"league": 1.0}}})
         rows.append(measure("CatZoo, league snapshots only (like-for-like with the tutorial)",
                             lambda c: ours(selfplay, league_dir, c), selfplay, args.steps))
-    print(f"{args.game}, {n} players, {args.steps} learner steps each, network "
-          f"{config['network']['hidden']}, torch threads 1, python {sys.version.split()[0]}")
+        batched = measure_batched(args.game, n, args.batched_steps, Path(tmp))
+        rows.insert(0, batched)
+    print(f"{args.game}, {n} players, {args.steps} learner steps each for SB3 (network "
+          f"{config['network']['hidden']}, torch threads 1), python {sys.version.split()[0]}")
     print(f"{'setting':<100} {'steps/s':>8} {'steps/CPU-s':>11} {'moves/s':>8} {'moves/CPU-s':>11}")
     for r in rows:
         moves = (f"{r['moves_per_s']:8.0f} {r['moves_per_cpu_s']:11.0f}" if r["moves_per_s"]
                  else f"{'-':>8} {'-':>11}")
         print(f"{r['label']:<100} {r['steps_per_s']:8.0f} {r['steps_per_cpu_s']:11.0f} {moves}")
+    sb3 = rows[2]["steps_per_s"]
+    print(f"batched trainer: {batched['steps_per_s']:,.0f} learner decisions/s "
+          f"(target 20,000: {'met' if batched['steps_per_s'] >= 20_000 else 'NOT met'}); "
+          f"{batched['steps_per_s'] / sb3:.1f}x the SB3 path's default settings "
+          f"(target 15x: {'met' if batched['steps_per_s'] >= 15 * sb3 else 'NOT met'})")
     return 0
+
+
+def measure_batched(game: str, num_players: int, steps: int, tmp: Path) -> dict:
+    """The batched trainer on the game's shipped config, evaluation and checkpoints off."""
+    import csv
+
+    from catzoo.training import config as config_mod
+    from catzoo.training.ppo import train
+
+    config = config_mod.load(ROOT / "configs" / f"{game}.yaml", [
+        f"env.num_players={num_players}", f"total_steps={steps}", "eval.games=0",
+        f"checkpoint_interval={10 * steps}"])
+    c0 = cpu()
+    train(config, tmp / "batched", progress=False, log=lambda *_: None)
+    used = cpu() - c0
+    with open(tmp / "batched" / "logs" / "train.csv", newline="") as f:
+        log = list(csv.DictReader(f))
+    seconds = sum(float(r["seconds"]) for r in log)
+    learner = int(log[-1]["step"])
+    agent = sum(float(r["agent_steps_per_s"]) * float(r["seconds"]) for r in log)
+    net, vec = config["network"]["hidden"], config["vector"]
+    return {"label": f"CatZoo batched trainer (catzoo.training.ppo: {vec['num_envs']} games, "
+                     f"{vec['threads']} threads, torch threads {config['torch_threads']}, "
+                     f"network {net})",
+            "learner_steps": learner, "wall": seconds, "cpu": used,
+            "steps_per_s": learner / seconds, "steps_per_cpu_s": learner / used,
+            "moves_per_s": agent / seconds, "moves_per_cpu_s": agent / used}
 
 
 if __name__ == "__main__":

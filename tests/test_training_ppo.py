@@ -1,0 +1,133 @@
+"""The batched self-play trainer (training.ppo) end to end: short runs of every game write
+a policy that loads and plays only legal moves; SIGKILL and resume; the learning curve; no
+duplicate log rows after a resume; a finished run resumed does nothing."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from catzoo.cli.main import main  # noqa: E402
+from catzoo.games.registry import GAMES  # noqa: E402
+from catzoo.policies.match import play_match  # noqa: E402
+from catzoo.training import config as config_mod  # noqa: E402
+from catzoo.training import load_policy  # noqa: E402
+from catzoo.training.ppo import resume, train  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["network.hidden=[16]", "vector.num_envs=16", "vector.threads=1", "torch_threads=1",
+        "ppo.rollout_steps=8", "ppo.n_epochs=1", "ppo.num_minibatches=2",
+        "league.snapshot_interval=200", "checkpoint_interval=300", "eval.interval=100000",
+        "eval.games=4"]
+CARD_GAMES = [g for g in sorted(GAMES) if g != "ledges"]
+
+
+def quiet(*_args):
+    pass
+
+
+def rows(path: Path) -> list[dict]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_short_run_writes_a_policy_that_loads_and_plays_legal_moves(game, tmp_path):
+    config = config_mod.load(ROOT / "configs" / f"{game}.yaml", [*TINY, "total_steps=600"])
+    path = train(config, tmp_path / "run", progress=False, log=quiet)
+    meta = json.loads((path / "policy.json").read_text())
+    assert meta["steps"] >= 600 and meta["game"] == game
+    n = config["env"]["num_players"]
+    policy = load_policy(path, game=game, num_players=n)
+    result = play_match(game, [policy] * n, seed=5, **config["env"]["options"])
+    assert result.agent_steps > 0  # the env raises on an illegal action
+    league = json.loads((tmp_path / "run" / "league" / "league.json").read_text())
+    assert league["snapshots"][0]["step"] == 0 and len(league["snapshots"]) >= 3
+    evals = rows(tmp_path / "run" / "logs" / "eval.csv")
+    assert {r["opponent"] for r in evals} == set(config["eval"]["opponents"])
+    assert all(int(r["step"]) == meta["steps"] for r in evals)  # one final evaluation
+    assert list((tmp_path / "run" / "logs" / "tb").glob("events.out.tfevents*"))
+
+
+def test_the_learning_curve_is_a_readable_png_drawn_at_every_evaluation(tmp_path):
+    import matplotlib.image
+
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             [*TINY, "env.num_players=2", "total_steps=800", "eval.interval=300"])
+    train(config, tmp_path / "run", progress=False, log=quiet)
+    image = matplotlib.image.imread(tmp_path / "run" / "learning_curve.png")
+    assert image.ndim == 3 and image.shape[0] > 200 and image.shape[1] > 400
+    assert image[..., :3].std() > 0.05  # not a blank canvas
+    steps = sorted({int(r["step"]) for r in rows(tmp_path / "run" / "logs" / "eval.csv")})
+    assert len(steps) >= 3  # at 300, 600 and the end
+
+
+def test_sigkill_mid_run_then_resume_reaches_the_target_without_duplicate_rows(tmp_path):
+    run = tmp_path / "run"
+    cmd = [sys.executable, "-m", "catzoo.cli.main", "train",
+           "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
+           "--no-progress", "--steps", "3000", "--set", "env.num_players=2",
+           "--set", "eval.interval=500", *[a for o in TINY for a in ("--set", o)]]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    pointer = run / "checkpoints" / "latest.json"
+    deadline = time.time() + 180
+    while not pointer.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+    # let it log past the checkpoint, so that the resumed session must drop those rows
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = json.loads(pointer.read_text())["step"]
+    assert 0 < killed_at < 3000
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    final = json.loads(pointer.read_text())["step"]
+    assert final >= 3000 and load_policy(run / "policy").meta["steps"] == final
+    sessions = json.loads((run / "seeds.json").read_text())["sessions"]
+    assert [s["start_step"] for s in sessions] == [0, killed_at]
+    train_steps = [int(r["step"]) for r in rows(run / "logs" / "train.csv")]
+    assert train_steps == sorted(set(train_steps))  # no row twice, in order
+    keys = [(r["step"], r["opponent"]) for r in rows(run / "logs" / "eval.csv")]
+    assert len(keys) == len(set(keys))
+    assert not list((run / "checkpoints").glob(".tmp-*"))
+    # and a finished run resumed does nothing: no new session, no new rows
+    before = (run / "logs" / "eval.csv").read_text()
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    assert (run / "logs" / "eval.csv").read_text() == before
+    assert len(json.loads((run / "seeds.json").read_text())["sessions"]) == 2
+
+
+def test_a_resumed_run_continues_the_same_weights_and_optimizer(tmp_path):
+    from catzoo.training.run_state import load_state
+
+    config = config_mod.load(ROOT / "configs" / "lunar.yaml", [*TINY, "total_steps=400"])
+    train(config, tmp_path / "run", progress=False, log=quiet)
+    latest = json.loads((tmp_path / "run" / "checkpoints" / "latest.json").read_text())
+    tensors, info = load_state(tmp_path / "run" / "checkpoints" / latest["dir"])
+    assert info["step"] == latest["step"] and any(k.startswith("optimizer.") for k in tensors)
+    policy = load_policy(tmp_path / "run" / "policy")
+    last = 2 * len(config["network"]["hidden"])
+    np.testing.assert_array_equal(policy.out[0], tensors[f"net.actor.{last}.weight"].numpy())
+    resume(tmp_path / "run", ["total_steps=700"], progress=False, log=quiet)
+    assert load_policy(tmp_path / "run" / "policy").meta["steps"] >= 700
+
+
+def test_no_pickle_anywhere_in_a_run_directory(tmp_path):
+    config = config_mod.load(ROOT / "configs" / "cat_tree.yaml", [*TINY, "total_steps=300"])
+    train(config, tmp_path / "run", progress=False, log=quiet)
+    for path in (tmp_path / "run").rglob("*"):
+        if path.is_file():
+            assert path.suffix not in (".zip", ".pkl", ".pt", ".pickle"), path
+            head = path.read_bytes()[:2]
+            assert head != b"\x80\x04" and head != b"\x80\x05", path  # pickle protocols 4, 5
