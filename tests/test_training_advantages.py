@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from catzoo.training.ppo import per_seat_advantages  # noqa: E402
+from catzoo.training.ppo import per_seat_advantages
 
 
 def trajectory():

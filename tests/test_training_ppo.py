@@ -18,12 +18,12 @@ import pytest
 
 pytest.importorskip("torch")
 
-from catzoo.cli.main import main  # noqa: E402
-from catzoo.games.registry import GAMES  # noqa: E402
-from catzoo.policies.match import play_match  # noqa: E402
-from catzoo.training import config as config_mod  # noqa: E402
-from catzoo.training import load_policy  # noqa: E402
-from catzoo.training.ppo import resume, train  # noqa: E402
+from catzoo.cli.main import main
+from catzoo.games.registry import GAMES
+from catzoo.policies.match import play_match
+from catzoo.training import config as config_mod
+from catzoo.training import load_policy
+from catzoo.training.ppo import resume, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["network.hidden=[16]", "vector.num_envs=16", "vector.threads=1", "torch_threads=1",

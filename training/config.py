@@ -8,6 +8,7 @@ the known ones), and every value must have the default's type, so that a run dir
 from __future__ import annotations
 
 import copy
+import math
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +294,7 @@ def validate(config: dict) -> dict:
 
 
 def _in_range(name: str, value, low, high, *, low_open: bool = False) -> None:
-    if value != value or value < low or (low_open and value == low) or value > high:
+    if math.isnan(value) or value < low or (low_open and value == low) or value > high:
         bounds = f"{'(' if low_open else '['}{low}, {high}]"
         raise ConfigError(f"{name} must be in {bounds}, got {value!r}")
 

@@ -39,6 +39,7 @@ logs drop the rows written after that checkpoint, so resuming never duplicates a
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import shutil
@@ -78,7 +79,7 @@ class RunError(ValueError):
 def mlp(sizes: list[int], activation: str, out: int) -> nn.Sequential:
     act = {"tanh": nn.Tanh, "relu": nn.ReLU}[activation]
     layers: list[nn.Module] = []
-    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+    for a, b in itertools.pairwise(sizes):
         layers += [nn.Linear(a, b), act()]
     layers.append(nn.Linear(sizes[-1], out))
     return nn.Sequential(*layers)
