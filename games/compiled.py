@@ -22,7 +22,10 @@ A core module provides, besides the C interface of batch.pxi:
 
 A subclass sets ``core_module`` (the compiled module), ``game_name``, ``options_cls``,
 ``num_actions``, and implements ``_setup`` (its Python attributes: ``num_players``,
-``observation_size``...); ``_on_deal`` runs after each chance outcome is recorded.
+``observation_size``...); ``_on_deal`` runs after each chance outcome is recorded. A game
+whose core's ``game_returns`` is not ``GameState.returns``' rule over its standing keys
+(team play, a cooperative game) sets ``generic_standing = False`` (tests/test_vector.py
+holds the others to that rule).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ def core_config(module: ModuleType, options):
 
 class CompiledState(GameState):
     core_module: ClassVar[ModuleType]
+    generic_standing: ClassVar[bool] = True
     _core: Any
     # lists of the game that a copy must not share with the original; what they hold is
     # never changed in place
