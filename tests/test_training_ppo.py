@@ -117,14 +117,14 @@ def test_a_resumed_run_continues_the_same_weights_and_optimizer(tmp_path):
     tensors, info = load_state(tmp_path / "run" / "checkpoints" / latest["dir"])
     assert info["step"] == latest["step"] and any(k.startswith("optimizer.") for k in tensors)
     policy = load_policy(tmp_path / "run" / "policy")
-    last = 2 * len(config["network"]["hidden"])
-    np.testing.assert_array_equal(policy.out[0], tensors[f"net.actor.{last}.weight"].numpy())
+    np.testing.assert_array_equal(policy.out[0], tensors["net.action_head.weight"].numpy())
     resume(tmp_path / "run", ["total_steps=700"], progress=False, log=quiet)
     assert load_policy(tmp_path / "run" / "policy").meta["steps"] >= 700
 
 
 def test_no_pickle_anywhere_in_a_run_directory(tmp_path):
-    config = config_mod.load(ROOT / "configs" / "cat_tree.yaml", [*TINY, "total_steps=300"])
+    config = config_mod.load(ROOT / "configs" / "cat_tree.yaml",
+                             [*TINY, "total_steps=300", "network.critic=shared"])
     train(config, tmp_path / "run", progress=False, log=quiet)
     for path in (tmp_path / "run").rglob("*"):
         if path.is_file():

@@ -35,7 +35,8 @@ PPO_DEFAULTS: dict[str, Any] = {
     "total_steps": 10_000_000,  # learner decisions
     "torch_threads": 2,
     "vector": {"num_envs": 1024, "threads": 2},  # catzoo.vector: games stepped at once
-    "network": {"hidden": [256, 256], "activation": "tanh"},
+    # critic: "separate" (its own MLP, as CleanRL's) or "shared" (heads on one trunk)
+    "network": {"hidden": [256, 256], "activation": "tanh", "critic": "separate"},
     "ppo": {
         "rollout_steps": 32,  # agent-steps of every game slot per rollout
         "learning_rate": 3.0e-4,
@@ -304,6 +305,8 @@ def _validate_ppo(config: dict, info) -> None:
     from catzoo.policies.registry import UnknownPolicyError, make_policy
 
     vec, ppo, league = config["vector"], config["ppo"], config["league"]
+    if config["network"]["critic"] not in ("separate", "shared"):
+        raise ConfigError(f"network.critic={config['network']['critic']!r}; use separate or shared")
     for name, value in (("vector.num_envs", vec["num_envs"]), ("vector.threads", vec["threads"]),
                         ("ppo.rollout_steps", ppo["rollout_steps"]),
                         ("ppo.num_minibatches", ppo["num_minibatches"]),

@@ -76,42 +76,54 @@ class RunError(ValueError):
 
 
 # --- the network ---------------------------------------------------------------------------------
-def mlp(sizes: list[int], activation: str, out: int) -> nn.Sequential:
+def mlp(sizes: list[int], activation: str) -> list[nn.Module]:
     act = {"tanh": nn.Tanh, "relu": nn.ReLU}[activation]
     layers: list[nn.Module] = []
     for a, b in itertools.pairwise(sizes):
         layers += [nn.Linear(a, b), act()]
-    layers.append(nn.Linear(sizes[-1], out))
-    return nn.Sequential(*layers)
+    return layers
 
 
 class ActorCritic(nn.Module):
-    """Separate actor and critic MLPs (CleanRL's ``Agent``). The actor's layers export as
-    the ``MLPPolicy`` weights every CatZoo tool plays (``pi.{i}``, ``action``)."""
+    """An MLP actor and critic (CleanRL's ``Agent``): two separate MLPs, or one trunk with
+    two heads (``critic: shared``, half the arithmetic). The actor (its trunk and its action
+    head) exports as the ``MLPPolicy`` weights every CatZoo tool plays (``pi.{i}``,
+    ``action``)."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], activation: str):
+    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], activation: str,
+                 critic: str = "separate"):
         super().__init__()
-        self.hidden, self.activation = list(hidden), activation
-        self.actor = mlp([obs_size, *hidden], activation, num_actions)
-        self.critic = mlp([obs_size, *hidden], activation, 1)
+        self.hidden, self.activation, self.shared = list(hidden), activation, critic == "shared"
+        self.trunk = nn.Sequential(*mlp([obs_size, *hidden], activation))
+        self.action_head = nn.Linear(hidden[-1], num_actions)
+        if self.shared:
+            self.critic_trunk = None
+        else:
+            self.critic_trunk = nn.Sequential(*mlp([obs_size, *hidden], activation))
+        self.value_head = nn.Linear(hidden[-1], 1)
         with torch.no_grad():  # CleanRL's initialisation: small policy logits at the start
-            self.actor[-1].weight.mul_(0.01)
-            self.actor[-1].bias.zero_()
+            self.action_head.weight.mul_(0.01)
+            self.action_head.bias.zero_()
 
-    def logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self.actor(x).masked_fill(mask == 0, -1e9)
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits and values of a batch of observations."""
+        h = self.trunk(x)
+        logits = self.action_head(h).masked_fill(mask == 0, -1e9)
+        hv = h if self.critic_trunk is None else self.critic_trunk(x)
+        return logits, self.value_head(hv).squeeze(-1)
 
     def value(self, x: torch.Tensor) -> torch.Tensor:
-        return self.critic(x).squeeze(-1)
+        hv = self.trunk(x) if self.critic_trunk is None else self.critic_trunk(x)
+        return self.value_head(hv).squeeze(-1)
 
     def actor_weights(self) -> dict[str, np.ndarray]:
-        linear = [m for m in self.actor if isinstance(m, nn.Linear)]
+        linear = [m for m in self.trunk if isinstance(m, nn.Linear)] + [self.action_head]
         out = {}
         for i, layer in enumerate(linear[:-1]):
             out[f"pi.{i}.weight"] = layer.weight.detach().numpy().copy()
             out[f"pi.{i}.bias"] = layer.bias.detach().numpy().copy()
-        out["action.weight"] = linear[-1].weight.detach().numpy().copy()
-        out["action.bias"] = linear[-1].bias.detach().numpy().copy()
+        out["action.weight"] = self.action_head.weight.detach().numpy().copy()
+        out["action.bias"] = self.action_head.bias.detach().numpy().copy()
         return out
 
 
@@ -289,8 +301,9 @@ class Run:
                          reward=env["reward"], threads=cfg["vector"]["threads"],
                          **env["options"])
         N, P, A = vg.num_envs, vg.num_players, vg.num_actions
-        D = vg.observation_size
-        net = ActorCritic(D, A, cfg["network"]["hidden"], cfg["network"]["activation"])
+        D = vg.obs_size
+        net = ActorCritic(D, A, cfg["network"]["hidden"], cfg["network"]["activation"],
+                          cfg["network"]["critic"])
         opt = torch.optim.Adam(net.parameters(), lr=ppo["learning_rate"], eps=1e-5)
         step, cpu_base, rollouts = 0, 0.0, 0
         rng = np.random.default_rng(seed)
@@ -418,13 +431,13 @@ class Run:
                     learner_buf[t, mine] = True
                     if mine.size:
                         with torch.no_grad():
-                            x = torch.from_numpy(obs[mine])
-                            logits = net.logits(x, torch.from_numpy(mask[mine]))
+                            logits, value = net(torch.from_numpy(obs[mine]),
+                                                torch.from_numpy(mask[mine]))
                             logp_all = torch.log_softmax(logits, 1)
                             u = torch.rand(logits.shape, generator=generator)
                             a = torch.argmax(logits - torch.log(-torch.log(u)), 1)  # Gumbel-max
                             logp_buf[t, mine] = logp_all.gather(1, a[:, None])[:, 0].numpy()
-                            val_buf[t, mine] = net.value(x).numpy()
+                            val_buf[t, mine] = value.numpy()
                         actions[mine] = a.numpy()
                     act_buf[t] = actions
                     obs, mask, player, rewards, done = vg.step(actions)
@@ -439,16 +452,19 @@ class Run:
                             finished[kind].append(slot_return[i])
                             if kind == "league":
                                 self.league.record([{"opponents": [tables.holder[i]],
-                                                     "learner_return": _result(
-                                                         vg.final_scores[i], tables.owner[i])}])
+                                                     "learner_return": float(
+                                                         vg.final_returns[i][tables.owner[i]
+                                                                             == 0].mean())}])
                         slot_return[ended] = 0.0
                         tables.draw(ended)
                 # --- bootstrap the open trajectories with each seat's own view ---
                 boot = np.zeros((N, P), dtype=np.float32)
+                views = np.empty((N, D), dtype=np.float32)
                 with torch.no_grad():
                     for s in range(P):
-                        boot[:, s] = net.value(torch.from_numpy(vg.observe(
-                            np.full(N, s, dtype=np.int32)))).numpy()
+                        for i in range(N):
+                            views[i] = vg.observe(i, s)
+                        boot[:, s] = net.value(torch.from_numpy(views)).numpy()
                 adv, ret = per_seat_advantages(player_buf, learner_buf, val_buf, rew_buf,
                                                done_buf, boot, ppo["gamma"], ppo["gae_lambda"])
                 # --- update: PPO epochs over minibatches of the learner's decisions ---
@@ -469,7 +485,7 @@ class Run:
                     perm = torch.randperm(B, generator=generator)
                     for start in range(0, B - mb + 1, mb):
                         idx = perm[start:start + mb]
-                        logits = net.logits(b_obs[idx], b_mask[idx])
+                        logits, v = net(b_obs[idx], b_mask[idx])
                         logp_all = torch.log_softmax(logits, 1)
                         new_logp = logp_all.gather(1, b_act[idx, None])[:, 0]
                         entropy = -(logp_all.exp() * logp_all).sum(1).mean()
@@ -479,7 +495,6 @@ class Run:
                             a = (a - a.mean()) / (a.std() + 1e-8)
                         clip = ppo["clip_range"]
                         pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
-                        v = net.value(b_obs[idx])
                         if ppo["clip_vloss"]:
                             v_clip = b_val[idx] + (v - b_val[idx]).clamp(-clip, clip)
                             v_loss = 0.5 * torch.max((v - b_ret[idx]) ** 2,
@@ -546,13 +561,6 @@ class Run:
             vg.close()
         log(f"policy written to {path}")
         return path
-
-
-def _result(scores: np.ndarray, owner: np.ndarray) -> float:
-    """The learner's result in a finished game against one opponent, in [-1, 1]: the sign
-    of its seats' mean score against the opponent's (what prioritised self-play weighs)."""
-    mine, theirs = scores[owner == 0].mean(), scores[owner != 0].mean()
-    return float(np.sign(mine - theirs))
 
 
 def _numpy_policy(net: ActorCritic, meta: dict):
