@@ -12,7 +12,7 @@ the card games, which in Python cost more than the PettingZoo API calling them.
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web", "analysis"]
 
 packages = []
 package_dir = {}
@@ -24,8 +24,8 @@ for top in TOP_LEVEL:
 # The web app's page, styles and scripts ship inside the package: no CDN, no download.
 PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
                                "static/games/*.js"],
-                # the Cat Tree reference deals' best-known plans (catzoo.games.cat_tree.reference)
-                "catzoo.games.cat_tree": ["reference_deals.json"]}
+                # the Cat Tree reference deals' best-known plans (catzoo.analysis.cat_tree.reference)
+                "catzoo.analysis.cat_tree": ["reference_deals.json"]}
 
 # Compiled cores: (module, source). The .c files are generated at build time, not kept.
 CORES = [

@@ -25,9 +25,10 @@ places first; each places their card on the grid under its structure's placement
 (or dismisses it, only when it fits nowhere). After 8 turns the tree is scored: points per
 structure, doubled at height 5 or more, nothing for parts 3 or more cells away from the
 ground-connected structure. The rules, with diagrams and the source of each, are in
-`docs/rules/cat_tree.md`. An oracle (`catzoo.games.cat_tree.oracle`) computes, for a
+`docs/rules/cat_tree.md`. An oracle (`catzoo.analysis.cat_tree.oracle`) computes, for a
 deal, the best score it can reach knowing every card and an upper bound, so that a
-policy can be reported as a percentage of the best achievable score on the same deals.
+policy can be reported as a percentage of the best achievable score on the same deals
+(`docs/cat_tree_oracle.md`).
 
 ### Agents and turn order
 

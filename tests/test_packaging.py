@@ -33,7 +33,7 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     assert any(n.startswith("catzoo/games/cat_in_the_box/round_core.") and n.endswith(".so")
                for n in names), names
     assert not any(n.startswith(("tests/", "catzoo/tests/")) for n in names)
-    assert "catzoo/games/cat_tree/reference_deals.json" in names  # package data
+    assert "catzoo/analysis/cat_tree/reference_deals.json" in names  # package data
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
@@ -48,7 +48,7 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
         "import catzoo.envs, pettingzoo, os;"
         "from catzoo.envs import cat_in_the_box_v0;"
         "e = pettingzoo.make('aec', 'catzoo/cat_in_the_box-v0', num_players=3); e.reset(seed=1);"
-        "from catzoo.games.cat_tree.reference import load; assert len(load()) >= 60;"
+        "from catzoo.analysis.cat_tree.reference import load; assert len(load()) >= 60;"
         "print(os.path.dirname(cat_in_the_box_v0.__file__))"
     )
     out = subprocess.run([str(python), "-c", probe], check=True, capture_output=True, text=True,
