@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "games": set(),  # rules apart from RL, bots, training, tools and research
     "envs": {"games"},
     "policies": {"games"},
-    "training": {"games", "envs", "policies"},
+    "training": {"games", "envs", "policies", "arena"},  # arena.stats: the one Wilson interval
     "arena": {"games", "envs", "policies", "analysis"},  # the oracle report reads analysis
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
