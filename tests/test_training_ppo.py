@@ -77,23 +77,30 @@ def test_sigkill_mid_run_then_resume_reaches_the_target_without_duplicate_rows(t
     run = tmp_path / "run"
     cmd = [sys.executable, "-m", "catzoo.cli.main", "train",
            "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
-           "--no-progress", "--steps", "3000", "--set", "env.num_players=2",
+           "--no-progress", "--steps", "6000", "--set", "env.num_players=2",
            "--set", "eval.interval=500", *[a for o in TINY for a in ("--set", o)]]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    pointer = run / "checkpoints" / "latest.json"
+    pointer, log = run / "checkpoints" / "latest.json", run / "logs" / "train.csv"
+
+    def logged_past_the_checkpoint() -> bool:
+        # killed once it logged past its checkpoint: the resumed session must drop those rows
+        try:
+            at = json.loads(pointer.read_text())["step"]
+            return any(int(r["step"]) > at for r in rows(log))
+        except (OSError, ValueError, KeyError):
+            return False
+
     deadline = time.time() + 180
-    while not pointer.exists() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
+    while not logged_past_the_checkpoint() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
     assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-    # let it log past the checkpoint, so that the resumed session must drop those rows
-    time.sleep(1.0)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     killed_at = json.loads(pointer.read_text())["step"]
-    assert 0 < killed_at < 3000
+    assert 0 < killed_at < 6000
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0
     final = json.loads(pointer.read_text())["step"]
-    assert final >= 3000 and load_policy(run / "policy").meta["steps"] == final
+    assert final >= 6000 and load_policy(run / "policy").meta["steps"] == final
     sessions = json.loads((run / "seeds.json").read_text())["sessions"]
     assert [s["start_step"] for s in sessions] == [0, killed_at]
     train_steps = [int(r["step"]) for r in rows(run / "logs" / "train.csv")]

@@ -422,7 +422,7 @@ class Run:
                 if ppo["anneal_lr"]:
                     frac = 1.0 - step / cfg["total_steps"]
                     opt.param_groups[0]["lr"] = frac * ppo["learning_rate"]
-                finished = {k: [] for k in KINDS_OF_TABLES}
+                finished: dict[str, list[float]] = {k: [] for k in KINDS_OF_TABLES}
                 # --- rollout: T agent-steps of every slot ---
                 for t in range(T):
                     obs_buf[t], mask_buf[t], player_buf[t] = obs, mask, player
@@ -461,10 +461,10 @@ class Run:
                 boot = np.zeros((N, P), dtype=np.float32)
                 views = np.empty((N, D), dtype=np.float32)
                 with torch.no_grad():
-                    for s in range(P):
-                        for i in range(N):
-                            views[i] = vg.observe(i, s)
-                        boot[:, s] = net.value(torch.from_numpy(views)).numpy()
+                    for seat in range(P):
+                        for slot in range(N):
+                            views[slot] = vg.observe(slot, seat)
+                        boot[:, seat] = net.value(torch.from_numpy(views)).numpy()
                 adv, ret = per_seat_advantages(player_buf, learner_buf, val_buf, rew_buf,
                                                done_buf, boot, ppo["gamma"], ppo["gae_lambda"])
                 # --- update: PPO epochs over minibatches of the learner's decisions ---

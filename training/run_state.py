@@ -108,7 +108,7 @@ def load_optimizer(opt: torch.optim.Optimizer, tensors: dict[str, torch.Tensor],
 
 # --- generators ----------------------------------------------------------------------------------------
 def numpy_rng_state(rng: np.random.Generator) -> dict:
-    return rng.bit_generator.state
+    return dict(rng.bit_generator.state)
 
 
 def numpy_rng_from(state: dict) -> np.random.Generator:

@@ -18,12 +18,18 @@ at most a handful of snapshot networks.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 import torch
 
 LEARNER = 0
 # The kinds of table a game can be dealt (``Tables.kind`` indexes this).
 KINDS_OF_TABLES = ("self_play", "league", "heuristic", "random")
+
+
+class Opponent(Protocol):
+    def act(self, obs: np.ndarray, mask: np.ndarray, generator) -> np.ndarray: ...
 
 
 class SnapshotOpponent:
@@ -83,7 +89,7 @@ class Tables:
         self.kind = np.zeros(num_envs, dtype=np.int8)  # KINDS index of each slot's table
         self.holder: list[str | None] = [None] * num_envs  # opponent key per slot
         self.codes: dict[str, int] = {}  # opponent key -> code (>= 1)
-        self.opponents: dict[int, object] = {}  # code -> opponent
+        self.opponents: dict[int, Opponent] = {}  # code -> opponent
         self.active: list[str] = []  # snapshot ids new games draw from
         mix = league["mix"]
         names = [k for k in ("league", "heuristic", "random") if mix.get(k, 0) > 0]

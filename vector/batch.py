@@ -69,6 +69,10 @@ class VectorGame:
         self._closed = False
 
     # --- the API ---------------------------------------------------------------------
+    def observe(self, slot: int, player: int) -> np.ndarray:
+        """``player``'s observation in ``slot``'s game (a new array)."""
+        raise NotImplementedError
+
     def reset(self, seed: int | None = None, seeds=None):
         """Deal every slot a new game; returns ``(obs, mask, player)``.
 
