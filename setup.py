@@ -12,7 +12,8 @@ the card games, which in Python cost more than the PettingZoo API calling them.
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web",
+             "checkpoints", "docs"]
 
 packages = []
 package_dir = {}
@@ -25,7 +26,11 @@ for top in TOP_LEVEL:
 PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
                                "static/games/*.js"],
                 # the Cat Tree reference deals' best-known plans (catzoo.games.cat_tree.reference)
-                "catzoo.games.cat_tree": ["reference_deals.json"]}
+                "catzoo.games.cat_tree": ["reference_deals.json"],
+                # the shipped policies, loaded by name from anywhere ("shipped:GAME")
+                "catzoo.checkpoints": ["README.md", "*/policy.json", "*/policy.safetensors"],
+                # the rules pages, which the terminal and the browser tables show
+                "catzoo.docs": ["rules/*.md"]}
 
 # Compiled cores: (module, source). The .c files are generated at build time, not kept.
 CORES = [

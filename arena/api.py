@@ -143,7 +143,7 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     names = list(names) if names is not None else _names(policies)
     if len(names) != len(policies):
         raise ArenaSetupError(f"{len(names)} names for {len(policies)} policies")
-    _check_policies(policies, info.name, n)
+    _check_policies(policies, info.name, n, options)
     structure = game_structure(info.name, n, options)
     seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
     lineup = Lineup(info.name, n, list(policies), names, options, seed)
@@ -166,14 +166,17 @@ def _names(policies: list) -> list[str]:
     return out
 
 
-def _check_policies(policies: list, game: str, n: int) -> None:
-    """Build each spec once here so a bad spec fails before any worker starts."""
+def _check_policies(policies: list, game: str, n: int, options: dict) -> None:
+    """Build each spec once here so a bad spec (or a checkpoint trained for other game
+    options) fails before any worker starts."""
     from catzoo.policies.base import Policy
-    from catzoo.policies.registry import make_policy
+    from catzoo.policies.registry import check_policy_fits, make_policy
 
     for p in policies:
         if isinstance(p, str):
-            make_policy(p, game, n, seed=0)
-        elif not isinstance(p, Policy):
+            make_policy(p, game, n, seed=0, env_options=options)
+        elif isinstance(p, Policy):
+            check_policy_fits(p, game, n, options)
+        else:
             raise ArenaSetupError(
                 f"{p!r} is neither a policy spec nor a catzoo.policies.base.Policy")

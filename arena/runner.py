@@ -48,7 +48,8 @@ class _Table:
                 from catzoo.policies.registry import make_policy
 
                 inner = make_policy(spec, self.lineup.game, self.lineup.num_players,
-                                    seed=self.lineup.seed * 7919 + p * 101 + seat)
+                                    seed=self.lineup.seed * 7919 + p * 101 + seat,
+                                    env_options=self.lineup.options)
             else:
                 inner = copy.deepcopy(spec)
             self.cache[key] = GuardedPolicy(inner, self.lineup.names[p], seat)

@@ -10,6 +10,8 @@ import importlib.util
 import os
 from dataclasses import dataclass
 
+from catzoo.games.suggest import did_you_mean
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -112,6 +114,7 @@ def get_game(name: str) -> GameInfo:
     key = name.replace("-", "_")
     if key not in GAMES:
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}"
+            f"unknown game {name!r}{did_you_mean(key, GAMES)}; known games: "
+            f"{', '.join(sorted(GAMES))}"
         )
     return GAMES[key]

@@ -161,9 +161,9 @@ def test_cli_arena_errors_are_one_line(argv, message, capsys):
 def test_leaderboard_finds_the_shipped_checkpoints():
     from catzoo.arena.leaderboard import default_policies, shipped_checkpoints
 
-    found, skipped = shipped_checkpoints("cat_in_the_box")
+    found, skipped = shipped_checkpoints("cat_in_the_box", root="checkpoints")
     assert found == ["checkpoints/cat_in_the_box"] and skipped == []
-    assert shipped_checkpoints("no_such_game") == ([], [])
+    assert shipped_checkpoints("no_such_game", root="checkpoints") == ([], [])
     assert default_policies("cat_in_the_box")[:2] == ["random", "heuristic"]
 
 
@@ -171,7 +171,8 @@ def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
     from catzoo.arena.leaderboard import shipped_checkpoints, table_size
 
     assert table_size("catsle_builders") == 3  # the shipped policy plays 3-player games
-    assert shipped_checkpoints("catsle_builders", num_players=3)[0] == ["checkpoints/catsle_builders"]
-    found, skipped = shipped_checkpoints("catsle_builders", num_players=4)
+    assert shipped_checkpoints("catsle_builders", root="checkpoints",
+                               num_players=3)[0] == ["checkpoints/catsle_builders"]
+    found, skipped = shipped_checkpoints("catsle_builders", root="checkpoints", num_players=4)
     assert found == [] and "3" in skipped[0] and "4" in skipped[0]
     assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
