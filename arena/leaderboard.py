@@ -111,11 +111,11 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     log(f"writing {os.path.abspath(out)}, and the plots, JSON and CSV in "
         f"{os.path.abspath(plots)}{os.sep}")
     lines = ["# Leaderboard", "",
-             "Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
-             f"{where}: {games} games per game at least (rounded up to whole "
-             f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
-             "game's default when none is shipped). Intervals are 95%; see "
-             "[arena.md](arena.md) for how games are seated and rated.", ""]
+             ("Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
+              f"{where}: {games} games per game at least (rounded up to whole "
+              f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
+              "game's default when none is shipped). Intervals are 95%; see "
+              "[arena.md](arena.md) for how games are seated and rated."), ""]
     for game, info in GAMES.items():
         n = table_size(game, checkpoints)
         found, skipped = shipped_checkpoints(game, checkpoints, n)
