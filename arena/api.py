@@ -85,7 +85,9 @@ class ArenaResult:
 
     def summary(self) -> list[dict]:
         """One row per policy, best rating first."""
-        rows = S.policy_stats(self._derived()[1], len(self.names))
+        events = self.events
+        sides = max((len(ev.entrants) for ev in events), default=None)
+        rows = S.policy_stats(self._derived()[1], len(self.names), max_rank=sides)
         rt = self.ratings()
         think = np.zeros(len(self.names))
         moves = np.zeros(len(self.names))
@@ -124,12 +126,14 @@ class ArenaResult:
 def run_arena(game: str, policies: list, games: int = 100, num_players: int | None = None,
               workers: int = 1, seed: int = 0, mixed_teams: bool = False,
               options: dict | None = None, names: list[str] | None = None,
-              progress: bool = False, raise_on_failure: bool = True) -> ArenaResult:
+              progress: bool = False, raise_on_failure: bool = True,
+              estimate=None) -> ArenaResult:
     """Play ``games`` seeded games (rounded up to whole seat rotations) between
     ``policies`` (specs like "heuristic", "ismcts:iterations=100", a checkpoint path, or
     Policy objects) and return the results.
 
-    A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
+    ``estimate(text)``, when given, is told after the first games how long the rest will
+    take. A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
     before it), or with ``raise_on_failure=False`` is returned in ``result.failure``.
     """
     info = get_game(game)
@@ -148,7 +152,8 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
     lineup = Lineup(info.name, n, list(policies), names, options, seed)
     start = time.perf_counter()
-    records, failure = play_all(lineup, seatings, workers=workers, progress=progress)
+    records, failure = play_all(lineup, seatings, workers=workers, progress=progress,
+                                estimate=estimate)
     result = ArenaResult(info.name, n, names, seed, structure, mixed_teams, options, records,
                          len(seatings), time.perf_counter() - start, workers, failure)
     if failure is not None and raise_on_failure:

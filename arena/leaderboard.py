@@ -123,7 +123,7 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
         log(f"{game} ({n} players): {', '.join(policies)}")
         try:
             result = run_arena(game, policies, games=games, num_players=n, workers=workers,
-                               seed=seed, progress=progress)
+                               seed=seed, progress=progress, estimate=log if progress else None)
         except ArenaPolicyError as err:
             result = err.partial
             lines += [f"**Stopped early:** {str(err).splitlines()[0]}", ""]

@@ -41,6 +41,10 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_arena)
 
 
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def cmd_arena(args) -> int:
     from catzoo.arena import ArenaPolicyError, ArenaSetupError, run_arena
     from catzoo.arena.leaderboard import arena_defaults, rebuild
@@ -71,7 +75,7 @@ def cmd_arena(args) -> int:
         result = run_arena(info.name, policies, games=args.games or 200,
                            num_players=args.players, workers=args.workers, seed=args.seed,
                            mixed_teams=args.mixed_teams, options=options,
-                           progress=not args.quiet)
+                           progress=not args.quiet, estimate=None if args.quiet else _say)
         status = 0
     except (ArenaSetupError, UnknownPolicyError) as err:
         raise UsageError(str(err)) from None
