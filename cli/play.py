@@ -57,7 +57,7 @@ def build_table(args, humans: set[int]):
             names.append("you" if len(humans) == 1 else f"human {i}")
         else:
             seats.append(bots[k % len(bots)])
-            names.append(short_name(bots[k % len(bots)]))
+            names.append(short_name(bots[k % len(bots)], info.name))
             k += 1
     try:
         return Table(info.name, seats, seed=args.seed, options=options, names=names)

@@ -102,7 +102,7 @@ class Table:
                 self.seats.append(Seat(i, HUMAN, name or "human", description=legend))
             else:
                 bot = factory(spec, info.name, n, self.seed * 1000 + i)
-                self.seats.append(Seat(i, spec, name or short_name(spec), bot, legend))
+                self.seats.append(Seat(i, spec, name or short_name(spec, info.name), bot, legend))
         self.state = cls.new(game_options, seed=self.seed)
         self.view_module = views.for_game(info.name)
         self.events: list[Event] = []

@@ -77,13 +77,14 @@ def has_shipped(game: str) -> bool:
     return get_game(game).name in shipped_games()
 
 
-def short_name(spec: str) -> str:
+def short_name(spec: str, game: str | None = None) -> str:
     """A seat's short name for a policy spec: the bot's name without its options, or
-    "GAME policy" for a checkpoint (its folder's name); the spec itself says the rest."""
+    "GAME policy" for a checkpoint (its folder's name; ``shipped`` alone: ``game``'s);
+    the spec itself says the rest."""
     spec = str(spec).strip()
     head, _, rest = spec.partition(":")
     if head == SHIPPED:
-        return f"{(rest or 'shipped').strip()} policy"
+        return f"{(rest or game or 'shipped').strip()} policy"
     if not is_checkpoint_spec(spec):
         return head
     parts = [p for p in spec.replace(os.sep, "/").split("/") if p not in ("", ".", "..")]

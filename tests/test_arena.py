@@ -176,3 +176,44 @@ def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
     found, skipped = shipped_checkpoints("catsle_builders", root="checkpoints", num_players=4)
     assert found == [] and "3" in skipped[0] and "4" in skipped[0]
     assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
+
+
+def test_mean_rank_intervals_stay_within_the_ranks_possible():
+    # random against heuristic at 2 players: the heuristic nearly always first, so a
+    # normal interval around its mean rank would reach below rank 1
+    result = run_arena("cat_in_the_box", ["random", "heuristic"], games=12, num_players=2,
+                       seed=0, options={"rounds": "single"})
+    for row in result.summary():
+        assert 1.0 <= row["mean_rank_low"] <= row["mean_rank"] <= row["mean_rank_high"] <= 2.0
+    best = result.summary()[0]
+    assert best["policy"] == "heuristic" and best["mean_rank_low"] == 1.0
+
+
+def test_the_plot_labels_policies_shortly_in_rating_order_with_a_legend(tmp_path):
+    from catzoo.arena.report import plot_layout
+
+    policies = ["random", "ismcts:iterations=4", "heuristic", "checkpoints/cat_in_the_box",
+                "ismcts:iterations=8"]
+    result = run_arena("cat_in_the_box", policies, games=8, num_players=4, seed=1,
+                       options={"rounds": "full"})
+    order, labels, legend = plot_layout(result)
+    assert [result.names[i] for i in order] == [r["policy"] for r in result.summary()]
+    by_spec = dict(zip([result.names[i] for i in order], labels))
+    assert by_spec["checkpoints/cat_in_the_box"] == "cat_in_the_box policy"
+    assert by_spec["random"] == "random" and by_spec["heuristic"] == "heuristic"
+    assert sorted(by_spec[s] for s in policies if s.startswith("ismcts")) == ["ismcts 1",
+                                                                             "ismcts 2"]
+    assert "cat_in_the_box policy: checkpoints/cat_in_the_box" in legend
+    assert len(legend) == 3  # the labels that are not their spec
+    assert "png" in result.save(tmp_path, stem="plot")
+
+
+def test_the_arena_says_how_long_it_will_take_after_its_first_games(capsys, tmp_path):
+    told = []
+    run_arena("cat_in_the_box", ["random", "heuristic"], games=20, num_players=2, seed=0,
+              options={"rounds": "single"}, estimate=told.append)
+    assert len(told) == 1 and told[0].startswith("arena: ") and "more at the pace so far" in told[0]
+    assert main(["arena", "cat_in_the_box", "--policy", "random", "--policy", "heuristic",
+                 "--games", "20", "--players", "2", "-o", "rounds=single", "--no-plot",
+                 "--out", str(tmp_path)]) == 0
+    assert "more at the pace so far" in capsys.readouterr().err

@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from catzoo.games.base import OptionsError
 from catzoo.games.registry import GAMES
 from catzoo.play.table import SeatError, Table
-from catzoo.web.catalogue import HUMAN, Catalogue
+from catzoo.web.catalogue import CHECKPOINT_PREFIX, HUMAN, Catalogue
 from catzoo.web.guard import BodyLimit, SecurityHeaders
 from catzoo.web.rooms import Room, RoomError, RoomStore
 
@@ -132,9 +132,12 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         if HUMAN not in seats:
             raise RoomError(400, "at least one seat must be human")
         options = {k: _option_value(v) for k, v in body.options.items()}
-        names = [("human" if s == HUMAN else choice) for s, choice in zip(seats, body.seats)]
+        names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
+        legends = [("human" if s == HUMAN else choice.removeprefix(CHECKPOINT_PREFIX))
+                   for s, choice in zip(seats, body.seats)]
         try:
-            table = Table(body.game, seats, seed=body.seed, options=options, names=names)
+            table = Table(body.game, seats, seed=body.seed, options=options, names=names,
+                          legends=legends)
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
         room = Room(table, app.state.bot_delay)
@@ -171,6 +174,16 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     app.state.bot_delay = bot_delay
     return app
+
+
+def seat_name(seat: str, choice: str) -> str:
+    """A seat's short name, from the menu choice (never the server's path): "lunar
+    policy" for ``checkpoint:shipped:lunar``, "ismcts" for the search bot."""
+    from catzoo.policies.registry import short_name
+
+    if seat == HUMAN:
+        return "human"
+    return short_name(choice.removeprefix(CHECKPOINT_PREFIX))
 
 
 def _option_value(value):
