@@ -186,7 +186,7 @@ def test_checkpoints_are_offered_by_name_never_by_path(tmp_path, monkeypatch):
         return metas[folder.name]
 
     monkeypatch.setattr(catzoo.training, "read_meta", read_meta)
-    catalogue = Catalogue([str(tmp_path)])
+    catalogue = Catalogue([str(tmp_path)], shipped=False)  # (the shipped: test_shipped_policies)
     assert sorted(catalogue.checkpoints) == ["good", "other"]
     assert catalogue.resolve("lunar", 2, "checkpoint:good") == str(tmp_path / "good")
     lunar = next(g for g in catalogue.to_json() if g["name"] == "lunar")

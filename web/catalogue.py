@@ -35,9 +35,11 @@ class Checkpoint:
 class Catalogue:
     checkpoint_dirs: list[str] = field(default_factory=list)
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+    shipped: bool = True  # offer the policies shipped with CatZoo too
 
     def __post_init__(self):
-        self.checkpoints = {**find_shipped(), **find_checkpoints(self.checkpoint_dirs)}
+        self.checkpoints = {**(find_shipped() if self.shipped else {}),
+                            **find_checkpoints(self.checkpoint_dirs)}
 
     def bots(self, game: str) -> list[str]:
         from catzoo.policies.registry import HEURISTICS
