@@ -97,9 +97,8 @@ def rounds(state, notes: dict) -> list[dict]:
             p = rec["paradox_player"]
             tricks = rec["tricks"][p]
             lines.append(f"P{p} caused a paradox after {rec['tricks_played']} trick(s), which "
-                         f"ended the round: its {tricks} trick(s) count minus one each "
-                         f"({rec['scores'][p]} points instead of +{tricks}) and it gets no "
-                         "bonus.")
+                         f"ended the round. It cost P{p} its bonus, and its {tricks} trick(s) "
+                         f"count minus one point each: {rec['scores'][p]} instead of +{tricks}.")
         out.append(summary(f"Round {r + 1} of {state.options.num_rounds}: result",
                            ["player", "tricks", "predicted", "largest group", "bonus",
                             "points", "why"], rows, lines, round=r + 1))
