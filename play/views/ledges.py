@@ -160,11 +160,12 @@ def _animation(pieces, active, run: dict, toy: int, start: int, level: float, pl
         moved = moved or np.abs(track[:, 3:] - track[0, 3:]).max() > 1e-3
         shots = track if moved else track[:1]
         tops, sides = zip(*[_outlines(int(piece), pose) for pose in shots])
-        entry = {**info, "top": [_rounded(t) for t in tops], "side": [_rounded(s) for s in sides]}
+        entry = {**info, "batted": int(piece) == toy,
+                 "top": [_rounded(t) for t in tops], "side": [_rounded(s) for s in sides]}
         (movers if moved else still).append(entry)
     return {"event": event, "player": player, "fps": P.FRAME_RATE, "frames": len(frames),
             "seconds": round(run["time"], 3), "movers": movers, "still": still,
-            "toy": _piece_info(toy), "from_level": level, "from_card": start}
+            "from_level": level, "from_card": start}
 
 
 def _piece_info(piece: int) -> dict:

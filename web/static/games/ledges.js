@@ -72,7 +72,7 @@
 
   // The drop of the toy, in the front view: from where it was batted to where it landed.
   function drop(side, a, high) {
-    const toy = a.movers.find((m) => m.kind === "toy");
+    const toy = a.movers.find((m) => m.batted);
     if (!toy) return;
     const bottom = (pts) => Math.min(...pts.map((p) => p[1]));
     const from = bottom(toy.side[0]), to = bottom(toy.side[toy.side.length - 1]);
