@@ -217,3 +217,29 @@ def test_the_arena_says_how_long_it_will_take_after_its_first_games(capsys, tmp_
                  "--games", "20", "--players", "2", "-o", "rounds=single", "--no-plot",
                  "--out", str(tmp_path)]) == 0
     assert "more at the pace so far" in capsys.readouterr().err
+
+
+def test_the_leaderboard_says_what_it_found_and_where_it_writes(tmp_path, monkeypatch, capsys):
+    """Run from any directory it finds the shipped policies (package data) and names the
+    files it writes; the games here are few and short, the leaderboard's own long."""
+    import catzoo.arena.leaderboard as board
+    from catzoo.training.checkpoint import shipped_root
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(board, "GAMES", {"cat_tree": GAMES["cat_tree"]})
+    real = board.run_arena
+    played = []
+
+    def short(game, policies, **kw):
+        played.append(policies)
+        return real(game, ["random", *policies[-1:]], games=2, num_players=kw["num_players"],
+                    options={"turns": 8})
+
+    monkeypatch.setattr(board, "run_arena", short)
+    assert main(["arena", "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"checkpoints: {shipped_root()} (the policies shipped with CatZoo)" in out
+    assert f"writing {tmp_path / 'docs' / 'leaderboard.md'}" in out
+    assert played == [["random", "heuristic", "ismcts:iterations=50", "shipped:cat_tree"]]
+    page = (tmp_path / "docs" / "leaderboard.md").read_text()
+    assert "shipped:cat_tree" in page and (tmp_path / "docs" / "leaderboard" / "cat_tree.json").exists()

@@ -100,3 +100,8 @@ def test_an_unknown_name_suggests_the_nearest_valid_one(argv, hint, capsys):
     else:
         assert main(argv) == 2
     assert hint in capsys.readouterr().err
+
+
+def test_show_says_why_the_game_ended(capsys):
+    assert main(["show", "lunar", "--players", "2", "--seed", "1", "-o", "rounds=single"]) == 0
+    assert "The game ended: the one round was played (rounds=single)." in capsys.readouterr().out

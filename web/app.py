@@ -152,7 +152,9 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
             raise RoomError(400, "at least one seat must be human")
         options = {k: _option_value(v) for k, v in body.options.items()}
         names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
-        legends = [("human" if s == HUMAN else choice.removeprefix(CHECKPOINT_PREFIX))
+        # the full spec for the legend: a bot's with its options, a checkpoint's menu name
+        legends = [choice.removeprefix(CHECKPOINT_PREFIX)
+                   if choice.startswith(CHECKPOINT_PREFIX) else s
                    for s, choice in zip(seats, body.seats)]
         try:
             table = Table(body.game, seats, seed=body.seed, options=options, names=names,
