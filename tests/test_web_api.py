@@ -237,6 +237,9 @@ def test_the_replay_steps_and_the_rules_pages(client):
     assert client.get(f"/api/seat/{token}/replay/0").status_code == 409  # not over yet
     view = client.get(f"/api/seat/{token}").json()
     while not view["over"]:
+        if not view["moves"]:  # the bot's turn: wait for it
+            view = client.get(f"/api/seat/{token}?after={view['turn']}").json()
+            continue
         view = client.post(f"/api/seat/{token}/move",
                            json={"action": view["moves"][0]["action"], "turn": view["turn"]}).json()
     total = view["turn"]
