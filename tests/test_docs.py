@@ -14,7 +14,8 @@ DOCS = sorted([ROOT / "README.md", *ROOT.glob("docs/**/*.md"), *ROOT.glob("*/REA
 TOP = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")
              and p.name not in ("build", "dist", "runs") and not p.name.endswith(".egg-info"))
 # A path: an optional catzoo/ then a top-level folder of the repository, then more.
-PATH = re.compile(r"(?<![\w./-])((?:catzoo/)?(?:%s)/[\w.*<>{}/-]*)" % "|".join(map(re.escape, TOP)))
+FOLDERS = "|".join(map(re.escape, TOP))
+PATH = re.compile(r"(?<![\w./-])((?:catzoo/)?(?:" + FOLDERS + r")/[\w.*<>{}/-]*)")
 # Placeholders a doc writes in a path, matched by any name.
 PLACEHOLDER = re.compile(r"<[^>]+>|\bGAME\b|\bDATE\b|\bN\b|\bstep_N\b|\{[^}]*\}")
 # Paths the docs name inside a run directory (runs/...) rather than in the repository.

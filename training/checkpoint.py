@@ -134,11 +134,12 @@ def resolve(spec: str | Path) -> Path:
 
     game = text[len(SHIPPED):].strip().replace("-", "_")
     games = shipped_games()
-    if game not in games:
+    root = shipped_root()
+    if game not in games or root is None:
         raise CheckpointError(
             f"no shipped policy {game!r}{did_you_mean(game, games)}; CatZoo ships "
             + (", ".join(SHIPPED + g for g in games) if games else "none in this installation"))
-    return shipped_root() / game
+    return root / game
 
 
 def read_meta(path: str | Path) -> dict:
