@@ -44,6 +44,7 @@
     if (!a) { anim.loop = false; return; }
     const k = Math.floor((performance.now() - anim.start) / 1000 * SPEED * a.fps);
     const done = k >= a.frames - 1;
+    const drawn = [];
     for (const view of ["top", "side"]) {
       const svgNode = document.getElementById(`ledges-${view}`);
       if (!svgNode) continue;
@@ -51,9 +52,13 @@
       const scene = svgNode.querySelector("g.scene");
       if (done) { if (scene) scene.removeAttribute("visibility"); continue; }
       if (scene) scene.setAttribute("visibility", "hidden");
-      drawFrame(svgNode, a, k, view);
+      const g = drawFrame(svgNode, a, k, view);
+      drawn.push(`${view}:${g.childElementCount}`);
     }
+    // What the last frame drew, and which frame (the page's tests read them)
+    if (drawn.length) document.body.dataset.batDrawn = drawn.join(" ");
     document.body.dataset.batFrame = String(Math.min(k, a.frames - 1));
+    if (!done) document.body.dataset.bat = "playing";
     if (done) {
       anim.data = null;
       anim.loop = false;
@@ -66,7 +71,8 @@
   function play(a) {
     anim.data = a;
     anim.start = performance.now();
-    document.body.dataset.bat = "playing";
+    document.body.dataset.bat = "starting";
+    delete document.body.dataset.batDrawn;
     if (!anim.loop) { anim.loop = true; requestAnimationFrame(tick); }
   }
 
