@@ -29,7 +29,12 @@
   function drawFrame(svgNode, a, k, view) {
     const g = CZ.el("g", {class: "anim"}, svgNode);
     const project = view === "top" ? topXY : sideOf(Number(svgNode.dataset.high));
-    for (const piece of [...a.still, ...a.movers]) {
+    // as the still drawing: from above the platforms then the cats and toys (the pillars
+    // are under them), from the front the pillars, platforms, then cats and toys
+    const rank = {pillar: 0, platform: 1, cat: 2, toy: 2};
+    const pieces = [...a.still, ...a.movers].filter((m) => view === "side" || m.kind !== "pillar")
+      .sort((x, y) => rank[x.kind] - rank[y.kind]);
+    for (const piece of pieces) {
       const shots = piece[view];
       const pts = shots[Math.min(k, shots.length - 1)];
       poly(g, pts, project, {fill: fillOf(piece), "fill-opacity": piece.kind === "platform" && view === "top" ? 0.55 : 1,
