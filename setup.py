@@ -12,7 +12,8 @@ the card games, which in Python cost more than the PettingZoo API calling them.
 from Cython.Build import cythonize
 from setuptools import Extension, find_namespace_packages, find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web", "analysis"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web",
+             "analysis", "checkpoints", "docs"]
 
 packages = []
 package_dir = {}
@@ -29,7 +30,11 @@ STATIC = [f"catzoo.{found}" for found in find_namespace_packages(
 packages += STATIC
 PACKAGE_DATA = {**{name: ["*.html", "*.css", "*.js", "*.svg"] for name in STATIC},
                 # the Cat Tree reference deals' best-known plans (catzoo.analysis.cat_tree.reference)
-                "catzoo.analysis.cat_tree": ["reference_deals.json"]}
+                "catzoo.analysis.cat_tree": ["reference_deals.json"],
+                # the shipped policies, loaded by name from anywhere ("shipped:GAME")
+                "catzoo.checkpoints": ["README.md", "*/policy.json", "*/policy.safetensors"],
+                # the rules pages, which the terminal and the browser tables show
+                "catzoo.docs": ["rules/*.md"]}
 
 # Compiled cores: (module, source). The .c files are generated at build time, not kept.
 CORES = [
