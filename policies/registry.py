@@ -5,13 +5,18 @@ A spec is one of:
 * ``random``, or a bot registered for the game below (``heuristic``);
 * a search bot with optional ``key=value`` options after a colon, comma-separated:
   ``ismcts``, ``ismcts:iterations=400,c=1.4``, ``planner:candidates=16,samples=4``;
-* a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``.
+* a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``;
+* your own bot by import path, ``package.module:Class`` (options as for the search bots
+  after a second colon, passed as strings), built as ``Class(num_players=..., seed=...,
+  **options)`` like the bots above: it names code installed where the game is played (on
+  a Ray cluster, on every node), so it can travel to another process as text.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
 
 from catzoo.games.registry import get_game
 from catzoo.policies.random_policy import RandomPolicy
@@ -63,6 +68,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
+# ``package.module:Class`` with an optional ``:key=value,...``: a dotted module path (so a
+# search bot's ``ismcts:iterations=200`` never matches) and a class name.
+IMPORT_SPEC = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$")
+
+
 def is_checkpoint_spec(spec: str) -> bool:
     return os.sep in spec or "/" in spec or spec.startswith(".") or os.path.exists(spec)
 
@@ -77,6 +87,9 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     # A bot name wins over a file of the same name in the working directory.
     if head not in bots and head not in SEARCH and head != "random" and is_checkpoint_spec(spec):
         return load_checkpoint(spec, info.name, num_players, seed, env_options)
+    imported = IMPORT_SPEC.match(spec.strip())
+    if imported:
+        return import_policy(spec, *imported.groups(), num_players=num_players, seed=seed)
     name, options = parse_spec(spec)
     if name == "random" and not options:
         return RandomPolicy(seed)
@@ -98,8 +111,29 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
         return getattr(importlib.import_module(module), cls)(num_players=num_players, seed=seed)
     raise UnknownPolicyError(
         f"unknown policy {spec!r} for {info.name}; available: "
-        f"{', '.join(available_policies(info.name))}, or a checkpoint directory path"
+        f"{', '.join(available_policies(info.name))}, a checkpoint directory path, or a bot "
+        "class by import path (package.module:Class)"
     )
+
+
+def import_policy(spec: str, module: str, cls: str, options: str | None, *, num_players: int,
+                  seed: int | None):
+    from catzoo.policies.base import Policy
+
+    _, kwargs = parse_spec(f"x:{options or ''}")
+    try:
+        target = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError) as err:
+        raise UnknownPolicyError(f"policy {spec!r}: cannot import {module}:{cls} ({err})") from None
+    if not (isinstance(target, type) and issubclass(target, Policy)):
+        raise UnknownPolicyError(
+            f"policy {spec!r}: {module}:{cls} is not a catzoo.policies.base.Policy class")
+    try:
+        policy = target(num_players=num_players, seed=seed, **kwargs)
+    except TypeError as err:
+        raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
+    policy.name = spec
+    return policy
 
 
 def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None,

@@ -1,0 +1,23 @@
+"""Fixtures shared by test modules: one local Ray instance for every test that needs one."""
+
+from __future__ import annotations
+
+import pytest
+
+RAY_CPUS = 2
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A local Ray instance of 2 CPUs, started once per test process (the Ray tests share
+    an xdist group, so once per run) and shut down at the end. Its start-up costs seconds."""
+    ray = pytest.importorskip(
+        "ray", reason="Ray is not installed (pip install 'catzoo[ray]' or 'catzoo[rllib]')")
+    if ray.is_initialized():
+        yield ray
+        return
+    ray.init(num_cpus=RAY_CPUS, include_dashboard=True, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
