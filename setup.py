@@ -12,7 +12,8 @@ the card games, which in Python cost more than the PettingZoo API calling them.
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web",
+             "integrations"]
 
 packages = []
 package_dir = {}
