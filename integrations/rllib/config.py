@@ -51,15 +51,6 @@ DEFAULTS: dict = {
 }
 
 
-def is_rllib(path: str | Path) -> bool:
-    """Whether the YAML at ``path`` is an RLlib config (``trainer: rllib``)."""
-    try:
-        raw = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError):
-        return False  # the CatZoo trainer's loader reports it
-    return isinstance(raw, dict) and raw.get("trainer") == "rllib"
-
-
 def resolve(raw: dict, overrides=()) -> dict:
     if not isinstance(raw, dict):
         raise ConfigError(f"config must be a mapping, got {type(raw).__name__}")
