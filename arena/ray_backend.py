@@ -199,7 +199,13 @@ def _drive(ray, task, wire_ref, key, parts, window, bar):
                 submitted += 1
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                done[pending.pop(ref)] = ray.get(ref)
+                index = pending.pop(ref)
+                try:
+                    done[index] = ray.get(ref)
+                except ray.exceptions.RayTaskError as err:
+                    # A worker that cannot seat a policy (a bot's module missing on that
+                    # node...): raise what it raised, as the local arena would.
+                    raise err.as_instanceof_cause() from None
             while committed in done and failure is None:
                 got, failure = done.pop(committed)
                 records.extend(got)

@@ -160,8 +160,8 @@ def measure_rllib(game: str, num_players: int, env_steps: int) -> dict:
                 algo.stop()
     finally:
         ray.shutdown()
-    return {"label": "RLlib PPO through catzoo.integrations.rllib (2 env runners, local Ray "
-                     "of 2 CPUs, configs/rllib league mix)",
+    return {"label": "RLlib PPO, catzoo.integrations.rllib (2 env runners, local Ray of 2 CPUs, "
+                     "configs/rllib)",
             "learner_steps": learner, "wall": wall, "cpu": None,
             "steps_per_s": learner / wall, "steps_per_cpu_s": None,
             "moves_per_s": steps / wall, "moves_per_cpu_s": None}
