@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 RAY_CPUS = 2
@@ -16,8 +19,12 @@ def ray_cluster():
     if ray.is_initialized():
         yield ray
         return
-    ray.init(num_cpus=RAY_CPUS, include_dashboard=True, log_to_driver=False)
+    # The instance's processes inherit this from us: a test can tell its own workers from
+    # those of another Ray running on the machine.
+    os.environ["CATZOO_TEST_RAY"] = uuid.uuid4().hex
+    ray.init(num_cpus=RAY_CPUS, log_to_driver=False)
     try:
         yield ray
     finally:
         ray.shutdown()
+        os.environ.pop("CATZOO_TEST_RAY", None)
