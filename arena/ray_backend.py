@@ -168,12 +168,12 @@ def play_all_ray(lineup: Lineup, seatings: list[Seating], workers: int | None = 
     connected, before the first task (the arena times its games from there).
     """
     wire = ship_lineup(lineup)
-    with connection(address, workers) as (ray, started):
+    with connection(address, workers) as (ray, _):
         cluster = int(ray.cluster_resources().get("CPU", 1))
         cpus = min(workers, cluster) if workers else cluster
         # Twice the CPUs in flight keeps every one busy between a result and the next task;
-        # a cap on a shared cluster is a cap.
-        window = cpus * 2 if (started or not workers) else cpus
+        # a cap below the cluster's CPUs is a cap.
+        window = cpus if workers and cluster > workers else cpus * 2
         task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(
             play_rounds)
         wire_ref = ray.put(wire)
