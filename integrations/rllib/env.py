@@ -42,11 +42,13 @@ class CatZooMultiAgentEnv(MultiAgentEnv):
         info = get_game(config["game"])
         self.game_name = info.name
         n = config.get("num_players") or info.default_players
-        self.raw = info.load_env_module().raw_env(
+        # The AEC env with its wrappers: they hold the illegal-action convention.
+        self.aec = info.load_env_module().env(
             num_players=n, reward=config.get("reward", "standing"),
             illegal_action=config.get("illegal_action", "penalize"),
             illegal_reward=float(config.get("illegal_reward", -1.0)),
             **dict(config.get("options") or {}))
+        self.raw = self.aec.unwrapped
         self.possible_agents = list(self.raw.possible_agents)
         self.agents = list(self.possible_agents)
         space = observation_space(self.raw)
@@ -54,12 +56,12 @@ class CatZooMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {a: self.raw.action_space(a) for a in self.possible_agents}
 
     def _obs(self, agent: str) -> dict:
-        obs = self.raw.observe(agent)
+        obs = self.aec.observe(agent)
         return {"observations": obs["observation"],
                 "action_mask": obs["action_mask"].astype(np.float32)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        self.raw.reset(seed=seed)
+        self.aec.reset(seed=seed)
         self.agents = list(self.possible_agents)
         first = self.raw.agent_selection
         return {first: self._obs(first)}, {}
@@ -70,7 +72,7 @@ class CatZooMultiAgentEnv(MultiAgentEnv):
         if agent not in action_dict:
             raise ValueError(f"{self.game_name}: it is {agent}'s turn; got actions for "
                              f"{sorted(action_dict)}")
-        raw.step(int(action_dict[agent]))
+        self.aec.step(int(action_dict[agent]))
         rewards = {a: float(r) for a, r in raw.rewards.items() if r}
         if all(raw.terminations.values()):  # the game's end, or an illegal action's
             obs = {a: self._obs(a) for a in self.possible_agents}
