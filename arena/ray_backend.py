@@ -3,9 +3,9 @@
 Every game is a pure function of its seating (see runner.py), so the cluster may play the
 rounds anywhere, in any order, and as often as it must: the driver commits results in game
 order and the table is the one ``--workers 1`` prints. Policies travel as data, never as
-pickled objects: a spec string, or a checkpoint's two files (``policy.json`` and
-``policy.safetensors``, as bytes) that the worker writes to a private folder and loads
-with ``load_policy``, so its checks (SHA-256, shapes, env version) run where it plays.
+pickled objects: a spec string, or a checkpoint directory's JSON and safetensors files (as
+bytes) that the worker writes to a private folder and loads as the spec of that folder
+(``load_policy``), so the loader's checks (SHA-256, shapes, env version) run where it plays.
 
 A task holds whole rounds. A worker that dies loses only the rounds of the task it was
 playing: Ray runs that task again elsewhere (``max_retries``) and, the games being pure,
@@ -31,6 +31,9 @@ from pathlib import Path
 from catzoo.arena.runner import Lineup, _progress, _Table
 from catzoo.arena.schedule import ArenaSetupError, Seating
 
+# A checkpoint travels as its data files: the weights (safetensors) and the metadata (JSON),
+# formats that hold no code; whatever else its folder holds stays behind.
+CHECKPOINT_SUFFIXES = (".json", ".safetensors")
 TASK_RETRIES = 5  # a task whose worker died is run again up to this many times
 GAMES_PER_TASK = 8  # at most (whole rounds may make a task longer): see chunks()
 _TABLES: dict[str, tuple[_Table, str | None]] = {}  # per worker process: lineup key -> table
@@ -69,13 +72,11 @@ def ship_lineup(lineup: Lineup) -> dict:
                 "(catzoo.training.checkpoint.save_policy) or pass its spec")
         head = spec.partition(":")[0].strip()
         if head not in bots and is_checkpoint_spec(spec) and os.path.isdir(spec):
-            from catzoo.training.checkpoint import META, WEIGHTS, read_meta
-
-            read_meta(spec)  # a clear error here rather than on a worker
+            # run_arena has loaded it once already (a clear error there, not on a worker).
             folder = Path(spec)
-            shipped.append({"checkpoint": {"name": folder.resolve().name,
-                                           "meta": (folder / META).read_bytes(),
-                                           "weights": (folder / WEIGHTS).read_bytes()}})
+            files = {f.name: f.read_bytes() for f in sorted(folder.iterdir())
+                     if f.is_file() and f.suffix in CHECKPOINT_SUFFIXES}
+            shipped.append({"checkpoint": {"name": folder.resolve().name, "files": files}})
         else:
             shipped.append({"spec": spec})
     return {"game": lineup.game, "num_players": lineup.num_players, "names": list(lineup.names),
@@ -85,8 +86,6 @@ def ship_lineup(lineup: Lineup) -> dict:
 def _unpack(wire: dict) -> tuple[Lineup, str | None]:
     """On a worker: the lineup with checkpoints written to a private folder (removed when
     the table is dropped or the process exits)."""
-    from catzoo.training.checkpoint import META, WEIGHTS
-
     folder = None
     specs = []
     for k, item in enumerate(wire["policies"]):
@@ -98,8 +97,10 @@ def _unpack(wire: dict) -> tuple[Lineup, str | None]:
             atexit.register(shutil.rmtree, folder, True)
         ckpt = Path(folder) / f"{k}-{item['checkpoint']['name']}"
         ckpt.mkdir()
-        (ckpt / META).write_bytes(item["checkpoint"]["meta"])
-        (ckpt / WEIGHTS).write_bytes(item["checkpoint"]["weights"])
+        for name, data in item["checkpoint"]["files"].items():
+            if Path(name).name != name or Path(name).suffix not in CHECKPOINT_SUFFIXES:
+                raise ValueError(f"checkpoint file name {name!r} is not a plain data file")
+            (ckpt / name).write_bytes(data)
         specs.append(str(ckpt))
     lineup = Lineup(wire["game"], wire["num_players"], specs, list(wire["names"]),
                     dict(wire["options"]), wire["seed"])
