@@ -28,7 +28,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from catzoo.arena.runner import Lineup, _progress, _Table
+from catzoo.arena.runner import Lineup, _Table, progress_and_estimate
 from catzoo.arena.schedule import ArenaSetupError, Seating
 
 # A checkpoint travels as its data files: the weights (safetensors) and the metadata (JSON),
@@ -161,12 +161,14 @@ def connection(address: str | None, num_cpus: int | None):
 
 
 def play_all_ray(lineup: Lineup, seatings: list[Seating], workers: int | None = None,
-                 address: str | None = None, progress: bool = True, on_start=None):
+                 address: str | None = None, progress: bool = True, on_start=None,
+                 estimate=None):
     """Records in game order, the failure report that stopped them, and the CPUs used.
 
     ``workers``: the CPUs of a local instance started here; on a running cluster, the most
     tasks in flight at once (default: the cluster's CPUs). ``on_start()`` is called once
-    connected, before the first task (the arena times its games from there).
+    connected, before the first task (the arena times its games from there);
+    ``estimate(text)`` as for the local arena (runner.play_all).
     """
     wire = ship_lineup(lineup)
     with connection(address, workers) as (ray, _):
@@ -182,12 +184,13 @@ def play_all_ray(lineup: Lineup, seatings: list[Seating], workers: int | None = 
         parts = chunks(seatings, cpus)
         if on_start is not None:
             on_start()
-        records, failure = _drive(ray, task, wire_ref, key, parts, window,
-                                  _progress(len(seatings), lineup.game, progress))
+        bar, clock = progress_and_estimate(len(seatings), lineup.game, cpus, progress,
+                                           estimate)
+        records, failure = _drive(ray, task, wire_ref, key, parts, window, bar, clock)
     return records, failure, cpus
 
 
-def _drive(ray, task, wire_ref, key, parts, window, bar):
+def _drive(ray, task, wire_ref, key, parts, window, bar, clock):
     records: list[dict] = []
     failure = None
     pending: dict = {}  # ref -> part index
@@ -211,6 +214,7 @@ def _drive(ray, task, wire_ref, key, parts, window, bar):
                 got, failure = done.pop(committed)
                 records.extend(got)
                 bar.update(len(got))
+                clock.update(len(records))
                 committed += 1
     finally:
         for ref in pending:  # after a failure (or an interrupt): the rounds not needed

@@ -39,7 +39,7 @@ def arena_speed(game: str, games: int) -> dict:
     return rates
 
 
-README_TOURNAMENT = ["random", "heuristic", "ismcts:iterations=200", "checkpoints/cat_in_the_box"]
+README_TOURNAMENT = ["random", "heuristic", "ismcts:iterations=200", "shipped"]
 
 
 def ray_speed(game: str, games: int, rates: dict, tournament_games: int, repeat: int) -> None:
