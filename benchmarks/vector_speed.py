@@ -28,6 +28,7 @@ Run: ``python benchmarks/vector_speed.py [--games NAME ...] [--players N ...]
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import threading
 import time
@@ -50,7 +51,7 @@ class Sampler:
         self.actions = np.empty(num_envs, np.int64)
         bounds = np.linspace(0, num_envs, threads + 1).astype(int)
         self.parts = [(slice(int(a), int(b)), np.random.default_rng([seed, j]))
-                      for j, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+                      for j, (a, b) in enumerate(itertools.pairwise(bounds))]
         self.mask = None
         self.stopping = False
         self.workers = []
