@@ -66,7 +66,7 @@ class CompiledState(GameState):
         state = cls.__new__(cls)
         state.options = options
         state.seed = seed
-        state._pinned_chance = pinned = tuple(chance) if chance is not None else ()
+        state._pinned_chance = pinned = list(chance) if chance is not None else []
         game_seed = random.SystemRandom().getrandbits(64) if seed is None else seed
         state._use_core(cls.core_module.Core.new(core_config(cls.core_module, options),
                                                  game_seed, pinned))
@@ -83,7 +83,7 @@ class CompiledState(GameState):
         state = cls.__new__(cls)
         state.options = core.config.options
         state.seed = None
-        state._pinned_chance = ()
+        state._pinned_chance = []
         state._use_core(core)
         state.chance = []
         state.history = []
