@@ -8,7 +8,8 @@ what is not per step: options, the action log (``history``), the chance record
 
 A core module provides, besides the C interface of batch.pxi:
 
-* ``make_config(options) -> CoreConfig`` (this module caches one per options);
+* ``make_config(options) -> CoreConfig`` (this module caches one per options), whose
+  ``options`` attribute is the options object it was built from;
 * ``Core.new(config, seed, pinned) -> Core``: a new game, its generator seeded as
   ``random.Random(seed)`` is (``seed`` any int), the first ``len(pinned)`` chance outcomes
   taken from ``pinned`` (validated there) before the generator deals;
