@@ -2,9 +2,9 @@
 the AEC env in the same run.
 
 For every game with a compiled core and each of its player counts: ``--num-envs`` slots
-(1,024), uniform random legal actions drawn from the masks in numpy (vectorised: float32
-noise in [0, 1) plus the int8 mask, so legal actions score in [1, 2), then one argmax per
-row), observations and masks produced by every step, at 1 and 2 threads. It prints:
+(1,024), uniform random legal actions drawn from the masks in numpy (vectorised: a key per
+action, 31 random bits under a top bit set by the mask, then one argmax per row),
+observations and masks produced by every step, at 1 and 2 threads. It prints:
 
 * ``whole``: agent-steps/s of the whole loop (sampling + ``step``), wall time;
 * ``engine``: agent-steps/s counting only the time inside ``step`` (the core);
@@ -60,10 +60,10 @@ class Sampler:
     (the caller's and ``threads - 1`` workers, which wait on a barrier between calls)."""
 
     def __init__(self, num_envs: int, num_actions: int, threads: int, seed: int = 0):
-        self.noise = np.empty((num_envs, num_actions), np.float32)
+        self.flags = np.empty((num_envs, num_actions), np.uint32)
         self.actions = np.empty(num_envs, np.int64)
         bounds = np.linspace(0, num_envs, threads + 1).astype(int)
-        self.parts = [(slice(int(a), int(b)), np.random.default_rng([seed, j]))
+        self.parts = [(slice(int(a), int(b)), np.random.PCG64([seed, j]))
                       for j, (a, b) in enumerate(itertools.pairwise(bounds))]
         self.mask = None
         self.stopping = False
@@ -86,11 +86,19 @@ class Sampler:
         return self.actions
 
     def _sample(self, j: int) -> None:
-        part, rng = self.parts[j]
-        noise = self.noise[part]
-        rng.random(out=noise, dtype=np.float32)
-        np.add(noise, self.mask[part], out=noise)  # legal actions in [1, 2), the others < 1
-        np.argmax(noise, axis=1, out=self.actions[part])
+        # A key per action: 31 uniform random bits under a top bit set for the legal ones,
+        # so each row's largest key is a uniformly chosen legal action (ties between
+        # legal keys: about one in 2**31 / legal actions). Raw generator words cost a
+        # fifth less than float32 noise.
+        part, bits = self.parts[j]
+        flags = self.flags[part]
+        rows, width = flags.shape
+        keys = bits.random_raw(rows * width // 2 + 1).view(np.uint32)[: rows * width]
+        keys = keys.reshape(rows, width)
+        np.right_shift(keys, 1, out=keys)
+        np.left_shift(self.mask[part].view(np.uint8), 31, out=flags, dtype=np.uint32)
+        np.bitwise_or(keys, flags, out=keys)
+        np.argmax(keys, axis=1, out=self.actions[part])
 
     def _work(self, j: int) -> None:
         while True:
