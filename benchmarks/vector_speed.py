@@ -11,15 +11,20 @@ observations and masks produced by every step, at 1 and 2 threads. It prints:
 * the AEC env's agent-steps/s (random legal play through the wrapped env, as
   benchmarks/env_speed.py plays it), CPU time;
 * the ratios to issue 22's targets: at least 1,000,000 agent-steps/s on one core, and 2
-  threads at least 1.8x one thread.
+  threads at least 1.8x that (read both ways: 1.8x the 1,000,000, and 1.8x the 1-thread
+  figure, whole loop and engine).
 
-Sampling is serial work between steps (Amdahl), so with T threads the sampler splits the
-slots over T Python threads too (numpy releases the GIL in its fills and loops), each with
-its own generator. The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds, so
+Sampling is serial work between steps (Amdahl): ``engine`` shows what the threads do to
+the step itself. ``--sampler-threads K`` splits the sampling over K Python threads
+(numpy releases the GIL in its fills and loops), each with its own generator; the default
+is one, because libgomp's threads spin between steps (its default wait policy, which keeps
+the next step's start at about a microsecond where waking a sleeping thread costs about
+27 us on this 2-core VM) and a sampler thread would contend with them for the cores
+(measured at 4 players: whole loop 1.30x with one sampler thread, 1.06x with two;
+``OMP_WAIT_POLICY=PASSIVE``: 0.98x). On a machine busy with other processes, spinning teams
+wait for descheduled members: there ``OMP_WAIT_POLICY=PASSIVE`` does better (0.06x against
+0.83x at load 13). The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds, so
 that the drift of a shared machine's speed cancels in their ratio.
-
-OpenMP threads sleep between steps here (``OMP_WAIT_POLICY=PASSIVE`` unless the variable
-is set; run with ``OMP_WAIT_POLICY=ACTIVE`` to compare).
 
 Memory: ``--soak STEPS`` plays each case for STEPS agent-steps (e.g. ``--soak 1e8``) and
 prints the resident set size at intervals: flat means no leak.
@@ -33,13 +38,11 @@ from __future__ import annotations
 import os
 
 if __name__ == "__main__":
-    # This loop alternates the engine's OpenMP threads with the sampler's Python threads on
-    # the same cores: OpenMP threads that spin between steps (libgomp's default) take the
-    # sampler's cores, and on a machine busy with other processes a spinning team waits
-    # for its descheduled members (measured: 2 threads at 0.06x one thread under load
-    # 13, 0.83x passive). Passive threads sleep between steps. Set before libgomp loads
-    # (with the cores); an OMP_WAIT_POLICY already set is kept.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # numpy's OpenBLAS keeps a server thread per extra core polling for work it never gets
+    # here (no BLAS in this loop), which takes time from the engine's second thread
+    # (measured on 2 cores: 2 threads 1.79x one with one BLAS thread, 0.91x with numpy's
+    # default). Set before numpy loads; a value already set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import itertools
@@ -119,9 +122,10 @@ class Sampler:
 class Loop:
     """One batch and its sampler, played in chunks; keeps the totals."""
 
-    def __init__(self, game: str, players: int, num_envs: int, threads: int):
+    def __init__(self, game: str, players: int, num_envs: int, threads: int,
+                 sampler_threads: int = 1):
         self.vg = vector.make(game, num_envs=num_envs, num_players=players, threads=threads)
-        self.sample = Sampler(num_envs, self.vg.num_actions, threads)
+        self.sample = Sampler(num_envs, self.vg.num_actions, sampler_threads)
         self.mask = self.vg.reset()[1]
         self.steps = 0
         self.wall = self.engine = 0.0
@@ -150,12 +154,13 @@ class Loop:
 
 
 def aec_speed(game: str, players: int, seconds: float) -> float:
-    """Agent-steps/s (CPU time) of random legal play through the wrapped AEC env."""
+    """Agent-steps/s (this thread's CPU time: an earlier batch's OpenMP threads may still
+    spin) of random legal play through the wrapped AEC env."""
     env = GAMES[game].load_env_module().env(num_players=players)
     rng = np.random.default_rng(0)
     steps, games = 0, 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
         env.reset(seed=games)
         for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
@@ -167,7 +172,7 @@ def aec_speed(game: str, players: int, seconds: float) -> float:
             env.step(action)
             steps += 1
         games += 1
-    return steps / (time.process_time() - start)
+    return steps / (time.thread_time() - start)
 
 
 def rss_mb() -> float:
@@ -207,6 +212,8 @@ def main(argv=None) -> None:
     parser.add_argument("--aec-seconds", type=float, default=1.0,
                         help="CPU seconds of the AEC env per case")
     parser.add_argument("--threads", type=int, default=2, help="the threads compared to one")
+    parser.add_argument("--sampler-threads", type=int, default=1,
+                        help="Python threads the sampling is split over (default 1)")
     parser.add_argument("--soak", type=float, help="agent-steps of a memory soak per case "
                         "(instead of the speed table)")
     args = parser.parse_args(argv)
@@ -224,15 +231,18 @@ def main(argv=None) -> None:
           f"{T} threads >= {TARGET_SCALING}x one")
     # Other processes on the machine take cores from the threads: say how busy it was.
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
-          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset: active)')}")
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '(unset)')}, "
+          f"sampler threads {args.sampler_threads}")
+    # The 2-thread target read both ways: 1.8x the 1-core target, and 1.8x the 1-thread run.
     header = (f"{'game':<22} {'AEC env':>10} {'1T whole':>11} {'1T engine':>11} "
-              f"{f'{T}T whole':>11} {f'{T}T engine':>11} {'1T/target':>9} "
-              f"{f'{T}T/1T whole':>12} {f'{T}T/1T eng':>11}")
+              f"{f'{T}T whole':>11} {f'{T}T engine':>11} {'1T/1M':>7} "
+              f"{f'{T}T/1.8M':>8} {f'{T}T/1T whole':>12} {f'{T}T/1T eng':>11}")
     print(header)
     for game, n in cases:
         aec = aec_speed(game, n, args.aec_seconds)
         one = Loop(game, n, args.num_envs, 1)
-        many = Loop(game, n, args.num_envs, T)
+        many = Loop(game, n, args.num_envs, T, args.sampler_threads)
         one.run(0.05)  # warm up both
         many.run(0.05)
         one.steps = many.steps = 0
@@ -246,7 +256,8 @@ def main(argv=None) -> None:
         w1, e1 = one.steps / one.wall, one.steps / one.engine
         wT, eT = many.steps / many.wall, many.steps / many.engine
         print(f"{f'{game} ({n}p)':<22} {aec:>10,.0f} {w1:>11,.0f} {e1:>11,.0f} {wT:>11,.0f} "
-              f"{eT:>11,.0f} {w1 / TARGET_STEPS:>8.2f}x {wT / w1:>11.2f}x {eT / e1:>10.2f}x",
+              f"{eT:>11,.0f} {w1 / TARGET_STEPS:>6.2f}x "
+              f"{wT / (TARGET_SCALING * TARGET_STEPS):>7.2f}x {wT / w1:>11.2f}x {eT / e1:>10.2f}x",
               flush=True)
         one.close()
         many.close()
