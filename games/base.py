@@ -41,29 +41,106 @@ class OptionsError(ValueError):
     """Unknown or invalid game options."""
 
 
+class ReplayError(ValueError):
+    """A log (or a replay file holding one) that is not a game of these rules: the message
+    names the field that is wrong."""
+
+
+class SeedError(ValueError):
+    """A seed that is not a non-negative integer or None."""
+
+
+def check_seed(seed, where: str = "seed") -> int | None:
+    """``seed`` as gymnasium's seeding takes it (``np_random``: a non-negative int or
+    None), stricter in refusing bools and integral floats, which it would silently take.
+    Returns it as a Python int (numpy integers are accepted)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise SeedError(f"{where}={seed!r} is not allowed: a seed is a non-negative integer "
+                        f"or None, not {type(seed).__name__}")
+    if seed < 0:
+        raise SeedError(f"{where}={seed!r} is not allowed: a seed is a non-negative integer "
+                        "or None (gymnasium's rule; a negative seed would deal the game of "
+                        "its absolute value)")
+    return int(seed)
+
+
 def options_from_json(options_cls: type, game: str, mapping: dict[str, Any]):
     """Options read back from JSON (a log, a checkpoint), whose lists were tuples."""
+    if not isinstance(mapping, dict):
+        raise OptionsError(f"{game}: options must be a mapping of names to values, "
+                           f"got {type(mapping).__name__}")
     return build_options(options_cls, game, _tupled(mapping))
 
 
 def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
-    """Create a frozen options dataclass, naming any unknown option and the known ones."""
+    """Create a frozen options dataclass, naming any unknown option and the known ones.
+
+    Each game's ``__post_init__`` checks its values' types and ranges and names the option;
+    a ``TypeError``/``ValueError`` that still escapes one is turned into an
+    ``OptionsError`` here, so a caller only ever has one error to catch."""
     known = [f.name for f in dataclasses.fields(options_cls)]
-    unknown = sorted(set(kwargs) - set(known))
+    unknown = sorted(set(map(str, kwargs)) - set(known))
     if unknown:
         raise OptionsError(
             f"unknown option(s) {', '.join(map(repr, unknown))} for {game}; "
             f"known options: {', '.join(known)}"
         )
-    return options_cls(**kwargs)
+    try:
+        return options_cls(**kwargs)
+    except OptionsError:
+        raise
+    except (TypeError, ValueError, OverflowError) as err:
+        given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        raise OptionsError(f"{game}: options {given} are not valid: {err}") from None
 
 
 def check_choice(game: str, name: str, value: Any, allowed) -> None:
-    if value not in allowed:
+    """``value`` must be one of ``allowed`` and of its type (``2.0`` is not ``2``, nor
+    ``True`` ``1``)."""
+    if not any(type(value) is type(a) and value == a for a in allowed):
         raise OptionsError(
             f"{game}: option {name}={value!r} is not allowed; choose one of "
             f"{', '.join(map(repr, allowed))}"
         )
+
+
+def is_int(value) -> bool:
+    """A true integer: not a bool, not a float however integral."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_int(game: str, name: str, value: Any, low: int, high: int | None = None) -> None:
+    if not is_int(value) or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise OptionsError(f"{game}: option {name}={value!r} is not allowed; use an integer "
+                           f"{span}")
+
+
+def int_sequence(game: str, name: str, value: Any) -> tuple[int, ...]:
+    """A sequence option of integers, given as a sequence or a comma-separated string."""
+    if isinstance(value, str):
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        try:
+            return tuple(int(part) for part in parts)
+        except ValueError:
+            raise OptionsError(f"{game}: option {name}={value!r} must be whole numbers, "
+                               "comma-separated") from None
+    if not isinstance(value, (tuple, list)) or not all(is_int(v) for v in value):
+        raise OptionsError(f"{game}: option {name}={value!r} must be a sequence of whole "
+                           "numbers (or a comma-separated string of them)")
+    return tuple(value)
+
+
+def str_sequence(game: str, name: str, value: Any) -> tuple[str, ...]:
+    """A sequence option of names, given as a sequence or a comma-separated string."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if not isinstance(value, (tuple, list)) or not all(isinstance(v, str) for v in value):
+        raise OptionsError(f"{game}: option {name}={value!r} must be a sequence of names "
+                           "(or a comma-separated string of them)")
+    return tuple(value)
 
 
 class GameState:
@@ -98,6 +175,7 @@ class GameState:
             options = build_options(cls.options_cls, cls.game_name, kwargs)
         elif kwargs:
             raise OptionsError("pass either an options object or keyword options, not both")
+        seed = check_seed(seed, f"{cls.game_name}: seed")
         state = cls.__new__(cls)
         state.options = options
         state.seed = seed
@@ -136,14 +214,20 @@ class GameState:
         if "master" in state:
             self._mv = memoryview(self.master)
 
-    def _draw_chance(self, draw):
+    def _draw_chance(self, draw, check=None):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
 
         Every outcome is recorded so that the action log replays the game exactly.
+        ``check(outcome)``, when given, says why a pinned outcome is not one ``draw`` could
+        give here (a string), or None: outcomes that depend on the game so far (a card
+        still in the supply) can only be checked when they are used.
         """
         index = len(self.chance)
         if index < len(self._pinned_chance):
             outcome = self._pinned_chance[index]
+            problem = check(outcome) if check is not None else None
+            if problem:
+                raise ReplayError(f"{self.game_name}: chance[{index}]: {problem}")
         else:
             outcome = draw(self.rng)
         self.chance.append(outcome)
@@ -333,17 +417,23 @@ class GameState:
 
     @classmethod
     def replay(cls, log: dict | str) -> GameState:
+        """The game of an action log, every field of it checked against the rules first
+        (``games/log_check.py`` and the game's own ``log_check`` module): a forged log
+        raises ``ReplayError`` naming the field, before anything reaches the engine."""
+        from catzoo.games.log_check import check_log, parse_log_text
+
         if isinstance(log, str):
-            log = json.loads(log)
-        if log.get("game") != cls.game_name:
-            raise ValueError(f"this log is of game {log.get('game')!r}, not {cls.game_name!r}")
-        options = options_from_json(cls.options_cls, cls.game_name, log["options"])
-        state = cls.new(options, seed=log.get("seed"), chance=_tupled(log.get("chance", [])))
-        for step, action in enumerate(log["actions"]):
+            log = parse_log_text(log)
+        options, seed, chance, actions = check_log(cls, log)
+        try:
+            state = cls.new(options, seed=seed, chance=chance)
+        except (OptionsError, SeedError) as err:
+            raise ReplayError(f"{cls.game_name}: the log's set-up is not valid: {err}") from None
+        for step, action in enumerate(actions):
             try:
                 state.apply(action)
             except IllegalActionError as err:
-                raise ValueError(f"log does not replay: step {step}: {err}") from None
+                raise ReplayError(f"log does not replay: step {step}: {err}") from None
         return state
 
 

@@ -17,12 +17,25 @@ those 10 steps (20 ms) stays asleep until something touches it.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections import OrderedDict
 
 import mujoco
 import numpy as np
 
 from catzoo.games.ledges import geometry as G
+
+log = logging.getLogger("catzoo.ledges.mujoco")
+
+
+def _mujoco_warning(message: str) -> None:
+    # MuJoCo's default handler appends warnings to MUJOCO_LOG.TXT in the working
+    # directory: a library must not write into its user's folders.
+    log.warning("MuJoCo: %s", message.strip())
+
+
+mujoco.set_mju_user_warning(_mujoco_warning)
 
 TIMESTEP = 0.002
 CHUNK = 10  # steps between rest checks
@@ -96,28 +109,50 @@ def build_spec(kinds: tuple[str, ...]) -> mujoco.MjSpec:
 
 
 class _ModelCache:
-    """Compiled models (with one reusable ``MjData`` each) by tuple of piece kinds."""
+    """Compiled models (with one reusable ``MjData`` each) by tuple of piece kinds, one
+    cache per thread.
+
+    A simulation writes the model (the contact flags of parked pieces) and the data, and
+    ``mj_step`` releases the GIL: two threads sharing one pair (the web server's bot
+    threads, a threaded arena) corrupt it and kill the process. So each thread owns its
+    models and data; ``compiles`` counts the compilations of every thread."""
 
     def __init__(self, size: int = 96):
         self.size = size
-        self.entries: OrderedDict = OrderedDict()
+        self._local = threading.local()
+        self._lock = threading.Lock()
         self.compiles = 0
 
+    @property
+    def entries(self) -> OrderedDict:
+        """This thread's models."""
+        entries = getattr(self._local, "entries", None)
+        if entries is None:
+            entries = self._local.entries = OrderedDict()
+        return entries
+
     def get(self, kinds: tuple[str, ...]):
-        entry = self.entries.get(kinds)
+        entries = self.entries
+        entry = entries.get(kinds)
         if entry is None:
             model = build_spec(kinds).compile()
             entry = (model, mujoco.MjData(model))
-            self.compiles += 1
-            self.entries[kinds] = entry
-            if len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+            with self._lock:
+                self.compiles += 1
+            entries[kinds] = entry
+            if len(entries) > self.size:
+                entries.popitem(last=False)
         else:
-            self.entries.move_to_end(kinds)
+            entries.move_to_end(kinds)
         return entry
 
 
 MODELS = _ModelCache()
+# Poses and velocities are refused beyond these (m, m/s, rad/s) before MuJoCo sees them:
+# the table is 2 m across and parked pieces wait a few metres away; a forged log's noise
+# would otherwise send MuJoCo values it warns about ("Nan, Inf or huge value in QPOS").
+POSE_LIMIT = 100.0
+SPEED_LIMIT = 100.0
 
 
 def simulate(
@@ -154,6 +189,13 @@ def simulate(
     n = len(kinds)
     if n == 0:
         return np.zeros((0, 7)), 0.0, False
+    start = np.asarray(qpos, dtype=np.float64).reshape(n, 7)
+    if not np.isfinite(start).all() or np.abs(start).max() > POSE_LIMIT:
+        raise ValueError(f"ledges physics: a pose is not finite or lies beyond {POSE_LIMIT:g} m")
+    if qvel is not None:
+        qvel = np.asarray(qvel, dtype=np.float64)
+        if not np.isfinite(qvel).all() or np.abs(qvel).max() > SPEED_LIMIT:
+            raise ValueError(f"ledges physics: a velocity is not finite or beyond {SPEED_LIMIT:g}")
     model, data = MODELS.get(kinds)
     loose_bodies = np.array([i for i, k in enumerate(kinds) if k in LOOSE_KINDS], dtype=np.intp)
     if loose_bodies.size:
@@ -164,7 +206,6 @@ def simulate(
         model.geom_conaffinity[geoms] = flag
         model.body_gravcomp[1 + loose_bodies] = 1.0 - flag
     mujoco.mj_resetData(model, data)
-    start = np.asarray(qpos, dtype=np.float64).reshape(n, 7)
     data.qpos[:] = start.reshape(-1)
     if qvel is not None:
         data.qvel[:] = qvel.reshape(-1)
@@ -244,6 +285,11 @@ BAT_SPEED_SD = 0.08  # 8% of the aimed strength
 BAT_DIRECTIONS = 8  # every 45 degrees, 0 = +x (east), counter-clockwise
 BAT_SPEEDS = (0.35, 0.55, 0.8, 1.1)  # m/s given to the toy: tap, push, swipe, whack
 STRENGTH_NAMES = ("tap", "push", "swipe", "whack")
+
+
+# [D] A logged noise draw beyond this many standard deviations is refused: it has odds
+# under 1e-22 of being drawn (and such a value would place a piece metres away).
+NOISE_LIMIT = 10.0
 
 
 def standard_normals(count: int):
