@@ -297,8 +297,8 @@ class GameState:
         if not (self._legal >> int(action)) & 1:
             raise IllegalActionError(
                 f"{self.game_name}: action {action} ({self.action_to_string(int(action))}) is "
-                f"not legal for player {self.current_player}; legal actions: "
-                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
+                f"not legal for player {self.current_player}; "
+                + describe_actions(self, self.legal_actions())
             )
 
     def is_terminal(self) -> bool:
@@ -435,6 +435,32 @@ class GameState:
             except IllegalActionError as err:
                 raise ReplayError(f"log does not replay: step {step}: {err}") from None
         return state
+
+
+# Up to this many legal actions are each named in an illegal-action message; more (a
+# Ledges build has hundreds) are summarised, so the message stays a few lines long.
+NAMED_ACTIONS = 12
+SUMMARY_RANGES = 6
+
+
+def describe_actions(state: GameState, actions: list[int]) -> str:
+    """``legal actions: 3 (play 4 as red), ...``, or for many actions their count, the
+    ranges they fall in and the first and last named."""
+    if len(actions) <= NAMED_ACTIONS:
+        return "legal actions: " + ", ".join(f"{a} ({state.action_to_string(a)})"
+                                              for a in actions)
+    ranges: list[list[int]] = []
+    for a in actions:
+        if ranges and a == ranges[-1][1] + 1:
+            ranges[-1][1] = a
+        else:
+            ranges.append([a, a])
+    shown = ", ".join(f"{lo}-{hi}" if hi > lo else str(lo) for lo, hi in ranges[:SUMMARY_RANGES])
+    if len(ranges) > SUMMARY_RANGES:
+        shown += f" and {len(ranges) - SUMMARY_RANGES} more ranges"
+    first, last = actions[0], actions[-1]
+    return (f"legal actions: {len(actions)} in all ({shown}), from {first} "
+            f"({state.action_to_string(first)}) to {last} ({state.action_to_string(last)})")
 
 
 # Masks already built, per action-space size, keyed by the legal bit set.

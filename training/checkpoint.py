@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from catzoo.games import safe_json
 from catzoo.training.policy_net import ACTIVATIONS, MLPPolicy, expected_shapes
 
 FORMAT = 1
@@ -30,10 +31,22 @@ META = "policy.json"
 REQUIRED = ("format", "game", "env_version", "num_players", "env_options", "reward",
             "observation_size", "num_actions", "architecture", "weights_sha256")
 MAX_WEIGHTS_BYTES = 512 * 2**20
+# policy.json holds names, sizes and a few figures (a few KB): anything past this is refused
+# before it is parsed (a 20 MB one cost 430 MB of memory to parse).
+MAX_META_BYTES = 2**20
+# The type of each required field (bool is refused where an int is wanted); the
+# architecture is checked whole by load_policy.
+FIELD_TYPES = {"format": int, "game": str, "env_version": int, "num_players": int,
+               "env_options": dict, "reward": str, "observation_size": int,
+               "num_actions": int, "weights_sha256": str}
 
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be loaded; the message says which file and why."""
+
+
+class _Unreadable(Exception):
+    pass
 
 
 def _fsync_dir(path: Path) -> None:
@@ -114,15 +127,23 @@ def read_meta(path: str | Path) -> dict:
     for name in (META, WEIGHTS):
         if not (path / name).is_file():
             raise CheckpointError(f"checkpoint {str(path)!r} is missing {name}")
+    where = f"checkpoint {str(path)!r}"
     try:
-        meta = json.loads((path / META).read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not JSON: {err})") from None
+        meta = safe_json.load_file(path / META, limit=MAX_META_BYTES, source="it",
+                                   error=_Unreadable)
+    except _Unreadable as err:
+        raise CheckpointError(f"{where}: {META} is corrupt ({err})") from None
     if not isinstance(meta, dict):
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not a JSON object)")
+        raise CheckpointError(f"{where}: {META} is corrupt (not a JSON object)")
     missing = [k for k in REQUIRED if k not in meta]
     if missing:
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} lacks {', '.join(missing)}")
+        raise CheckpointError(f"{where}: {META} lacks {', '.join(missing)}")
+    for key, kind in FIELD_TYPES.items():
+        value = meta[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise CheckpointError(f"{where}: {META} field {key!r} must be a "
+                                  f"{'JSON object' if kind is dict else kind.__name__}, "
+                                  f"got {type(value).__name__}")
     if meta["format"] != FORMAT:
         raise CheckpointError(
             f"checkpoint {str(path)!r} has format {meta['format']!r}; this CatZoo reads {FORMAT}"

@@ -33,7 +33,7 @@ from catzoo.games.registry import GAMES
 from catzoo.play.table import SeatError, Table
 from catzoo.web.catalogue import HUMAN, Catalogue
 from catzoo.web.guard import BodyLimit, SecurityHeaders
-from catzoo.web.rooms import Room, RoomError, RoomStore
+from catzoo.web.rooms import PER_CLIENT, Room, RoomError, RoomStore
 
 STATIC = Path(__file__).parent / "static"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -59,9 +59,10 @@ class Move(BaseModel):
 
 
 def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: float = 3600.0,
+               max_games_per_client: int = PER_CLIENT,
                checkpoint_dirs: list[str] | None = None,
                allowed_hosts: list[str] | None = None) -> FastAPI:
-    store = RoomStore(max_games, idle_seconds)
+    store = RoomStore(max_games, idle_seconds, per_client=max_games_per_client)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -82,7 +83,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, err: RoomError):
-        return JSONResponse({"error": str(err)}, status_code=err.status, headers=NO_STORE)
+        return JSONResponse({"error": str(err)}, status_code=err.status,
+                            headers={**NO_STORE, **err.headers})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError):
@@ -120,7 +122,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         return JSONResponse({"games": catalogue.to_json()}, headers=NO_STORE)
 
     @app.post("/api/games", status_code=201)
-    async def new_game(body: NewGame):
+    async def new_game(body: NewGame, request: Request):
         if body.game not in GAMES:
             raise RoomError(400, f"unknown game {body.game!r}; known games: "
                                  + ", ".join(GAMES))
@@ -137,7 +139,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
             table = Table(body.game, seats, seed=body.seed, options=options, names=names)
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
-        room = Room(table, app.state.bot_delay)
+        room = Room(table, app.state.bot_delay, client=request.client.host if request.client else "")
         store.add(room)
         room.start_bots()
         seats_out = [{"seat": s.index, "name": s.name, "human": s.human} for s in table.seats]

@@ -18,7 +18,7 @@ log = logging.getLogger("catzoo.web")
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
 # Search bots with a bounded effort: a browser must not be able to order an hour of search.
-SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
+SEARCH_BOTS = {"ismcts": "ismcts:iterations=200,seconds=2"}
 
 
 @dataclass
@@ -77,7 +77,7 @@ def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:
     if not dirs:
         return {}
     try:
-        from catzoo.training import read_meta
+        from catzoo.training import load_policy, read_meta
     except ImportError as err:
         log.warning("checkpoints are not offered: catzoo.training is not available (%s)", err)
         return {}
@@ -87,14 +87,19 @@ def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:
                                  *root.glob("policy.json")]):
             folder = meta_file.parent
             try:
+                # read_meta checks every field's type; load_policy checks it all (the
+                # weights, the env) so a broken checkpoint is never offered.
                 meta = read_meta(folder)
+                if meta["game"] not in GAMES:
+                    log.warning("skipping checkpoint %s: game %r is not installed", folder,
+                                meta["game"])
+                    continue
+                load_policy(folder)
             except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
                 log.warning("skipping checkpoint %s: %s", folder, err)
-                continue
-            if meta.get("game") not in GAMES:
                 continue
             name = str(folder.relative_to(root)) if folder != root else folder.name
             if name in found:
                 name = f"{root.name}/{name}"
-            found[name] = Checkpoint(name, str(folder), meta["game"], int(meta["num_players"]))
+            found[name] = Checkpoint(name, str(folder), meta["game"], meta["num_players"])
     return found
