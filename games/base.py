@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -167,7 +167,8 @@ class GameState:
 
     # --- construction ----------------------------------------------------------------
     @classmethod
-    def new(cls, options=None, seed: int | None = None, chance: list | None = None, **kwargs):
+    def new(cls, options=None, seed: int | None = None, chance: list | tuple | None = None,
+            **kwargs):
         """A new game. ``options`` is an options instance or None (then ``kwargs``).
 
         ``chance`` pins the chance outcomes (for example the deals) instead of drawing

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 from catzoo.games import safe_json
-from catzoo.games.base import ReplayError  # noqa: F401  (raised here too; imported from here)
+from catzoo.games.base import ReplayError
 from catzoo.games.log_check import MAX_LOG_BYTES
 from catzoo.games.registry import UnknownGameError, get_game
 

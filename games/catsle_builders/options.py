@@ -69,12 +69,12 @@ class CatsleBuildersOptions:
                     f"the deck has {self.deck_size}"
                 )
         takes = self.take_counts
-        if takes is not None:
-            if len(takes) != n or any(t < 0 for t in takes) or sum(takes) != n:
-                raise OptionsError(
-                    f"{GAME}: take_counts={takes!r} must give a non-negative count to each "
-                    f"of the {n} ratings and sum to {n} (every played card is taken)"
-                )
+        if takes is not None and (len(takes) != n or any(t < 0 for t in takes)
+                                  or sum(takes) != n):
+            raise OptionsError(
+                f"{GAME}: take_counts={takes!r} must give a non-negative count to each "
+                f"of the {n} ratings and sum to {n} (every played card is taken)"
+            )
         limits = self.column_limits
         if not limits or any(v < 1 for v in limits):
             raise OptionsError(
