@@ -230,8 +230,15 @@ def check_ranges(config: dict, keys=RANGES) -> None:
             kind = "an integer" if isinstance(low, int) else "a number"
             lo, hi = (f"{x:,}" if isinstance(x, int) else f"{x:g}" for x in (low, high))
             span = f"greater than {lo} and at most {hi}" if open_low else f"from {lo} to {hi}"
-            raise ConfigError(f"config key {key!r}={value!r} is not allowed; allowed: "
-                              f"{kind} {span}")
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                need = "a finite number"
+            elif value > high:
+                need = f"at most {hi}"
+            elif low == 0:
+                need = "positive" if open_low else "non-negative"
+            else:
+                need = "positive" if low == 1 else f"at least {lo}"
+            raise ConfigError(f"{key} must be {need}, got {value!r}; allowed: {kind} {span}")
 
 
 def validate(config: dict) -> dict:
