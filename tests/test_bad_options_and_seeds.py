@@ -20,6 +20,7 @@ with warnings.catch_warnings():
 
 from catzoo.web import create_app
 
+
 def make_env(game: str, **options):
     return GAMES[game].load_env_module().env(**options)
 

@@ -208,7 +208,7 @@ def test_nan_is_not_json():
 
 
 def test_an_oversized_replay_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
-    import catzoo.games.safe_json as safe_json
+    from catzoo.games import safe_json
 
     path = tmp_path / "big.json"
     with open(path, "wb") as f:

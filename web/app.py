@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from catzoo.games.base import OptionsError
 from catzoo.games.registry import GAMES
 from catzoo.play.table import SeatError, Table
-from catzoo.web.catalogue import HUMAN, Catalogue
+from catzoo.web.catalogue import HUMAN, MOVE_SECONDS, Catalogue
 from catzoo.web.guard import BodyLimit, SecurityHeaders
 from catzoo.web.rooms import PER_CLIENT, Room, RoomError, RoomStore
 
@@ -59,7 +59,7 @@ class Move(BaseModel):
 
 
 def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: float = 3600.0,
-               max_games_per_client: int = PER_CLIENT,
+               max_games_per_client: int = PER_CLIENT, bot_seconds: float = MOVE_SECONDS,
                checkpoint_dirs: list[str] | None = None,
                allowed_hosts: list[str] | None = None) -> FastAPI:
     store = RoomStore(max_games, idle_seconds, per_client=max_games_per_client)
@@ -71,7 +71,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     app = FastAPI(title="CatZoo", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
-    catalogue = Catalogue(list(checkpoint_dirs or []))
+    catalogue = Catalogue(list(checkpoint_dirs or []), move_seconds=bot_seconds)
     app.state.store = store
     app.state.catalogue = catalogue
     app.add_middleware(SecurityHeaders)

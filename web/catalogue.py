@@ -17,8 +17,14 @@ log = logging.getLogger("catzoo.web")
 
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
-# Search bots with a bounded effort: a browser must not be able to order an hour of search.
-SEARCH_BOTS = {"ismcts": "ismcts:iterations=200,seconds=2"}
+# Every bot on the menu answers in bounded time: random, the heuristics and checkpoints do
+# a fixed amount of work a move (benchmarks/bot_move_time.py: under 0.05 s on every game);
+# a search bot thinks as long as it is let, so it is offered with an effort bounded both
+# in iterations and in seconds (200 iterations of ISMCTS are 0.2-1.6 s on the card games,
+# but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole games).
+# A browser must not be able to order an hour of search.
+MOVE_SECONDS = 2.0
+SEARCH_BOTS = {"ismcts": "ismcts:iterations=200,seconds={seconds:g}"}
 
 
 @dataclass
@@ -33,6 +39,7 @@ class Checkpoint:
 class Catalogue:
     checkpoint_dirs: list[str] = field(default_factory=list)
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+    move_seconds: float = MOVE_SECONDS  # a search bot's budget per move
 
     def __post_init__(self):
         self.checkpoints = find_checkpoints(self.checkpoint_dirs)
@@ -67,7 +74,8 @@ class Catalogue:
                                  f"not {num_players}")
             return c.path
         if seat in self.bots(game):
-            return SEARCH_BOTS.get(seat, seat)
+            return SEARCH_BOTS[seat].format(seconds=self.move_seconds) if seat in SEARCH_BOTS \
+                else seat
         raise ValueError(f"unknown seat {seat!r} for {game}; choose human, "
                          + ", ".join(self.bots(game)) + " or a listed checkpoint")
 
