@@ -8,7 +8,7 @@ Two servers are measured in the same run, one after the other, each in its own p
   never sets ``TCP_NODELAY`` and each response waits for the client's delayed ACK;
 * served: ``catzoo serve``'s socket (``IPPROTO_TCP`` and ``TCP_NODELAY``).
 
-Run: ``python benchmarks/web_latency.py [--clients 50] [--seconds 5]``. The figures of a
+Run: ``python benchmarks/web_latency.py [--clients 1 10 50] [--seconds 5]``. The figures of a
 shared machine vary from run to run; the two rows of one run are comparable.
 """
 
@@ -114,7 +114,7 @@ def run_case(nodelay: bool, clients: int, seconds: float) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 10, 50])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--serve", choices=["0", "1"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
           "process's CPU time per request")
     print(f"{'clients':>7}  {'server':<34} {'requests':>8} {'req/s':>7} {'p50 ms':>7} "
           f"{'p99 ms':>7} {'server ms/req':>13}")
-    for clients in sorted({1, args.clients}):
+    for clients in args.clients:
         rows = []
         for name, nodelay in (("reference (protocol 0, no NODELAY)", False),
                               ("served (TCP_NODELAY)", True)):

@@ -18,7 +18,7 @@ log = logging.getLogger("catzoo.web")
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
 # Every bot on the menu answers in bounded time: random, the heuristics and checkpoints do
-# a fixed amount of work a move (benchmarks/bot_move_time.py: under 0.05 s on every game);
+# a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s on every game);
 # a search bot thinks as long as it is let, so it is offered with an effort bounded both
 # in iterations and in seconds (200 iterations of ISMCTS are 0.2-1.6 s on the card games,
 # but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole games).
