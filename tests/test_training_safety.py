@@ -257,6 +257,8 @@ def test_a_tampered_training_state_is_refused(tmp_path):
     (latest / ckpt_mod.TRAINER_TENSORS).write_bytes(blob[:-8] + bytes(b ^ 0xFF for b in blob[-8:]))
     with pytest.raises(RunError, match="does not match the SHA-256"):
         resume(run_dir, ["total_steps=256"], **QUIET)
+    seeds = json.loads((run_dir / "seeds.json").read_text())
+    assert len(seeds["sessions"]) == 1  # refused before anything was written
     (latest / ckpt_mod.TRAINER_STATE).write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(RunError, match="trainer.json is corrupt"):
         resume(run_dir, ["total_steps=256"], **QUIET)

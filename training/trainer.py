@@ -357,7 +357,18 @@ class Run:
                 "if you trust where this run directory came from, with --trust-run-dir "
                 "(its later checkpoints are written without pickle)")
 
-    def _load_checkpoint(self, ckpt: Path, vec, seed: int, trust_run_dir: bool):
+    def _read_training_state(self, ckpt: Path):
+        """The checked training state of a safe checkpoint (None for a trusted SB3 zip)."""
+        if self.checkpoint_kind(ckpt) == "sb3-zip":
+            return None
+        import torch
+
+        try:
+            return load_trainer_state(ckpt, as_torch=lambda a: torch.from_numpy(a.copy()))
+        except CheckpointError as err:
+            raise RunError(str(err)) from None
+
+    def _load_checkpoint(self, ckpt: Path, vec, seed: int, trust_run_dir: bool, state=None):
         from sb3_contrib import MaskablePPO
 
         self._check_trust(ckpt, trust_run_dir)
@@ -365,12 +376,8 @@ class Run:
             model = MaskablePPO.load(ckpt / SB3_ZIP, env=vec, device="cpu")
             model.set_random_seed(seed)
             return model
-        try:
-            import torch
-
-            state = load_trainer_state(ckpt, as_torch=lambda a: torch.from_numpy(a.copy()))
-        except CheckpointError as err:
-            raise RunError(str(err)) from None
+        if state is None:
+            state = self._read_training_state(ckpt)
         model = build_model(self.config, vec, seed)
         restore_sb3_training_state(model, state, f"checkpoint {str(ckpt)!r}")
         return model
@@ -386,8 +393,10 @@ class Run:
             for name in remove_temporaries(folder):
                 log(f"removed {folder.name}/{name}, left incomplete by an interrupted write")
         ckpt = self.latest_checkpoint()
-        if ckpt is not None:
-            self._check_trust(ckpt, trust_run_dir)  # before anything is written
+        training_state = None
+        if ckpt is not None:  # refused, if it must be, before anything is written
+            self._check_trust(ckpt, trust_run_dir)
+            training_state = self._read_training_state(ckpt)
         session = len(self.seeds["sessions"])
         # Each session draws new games: a resumed run does not replay the games it saw.
         seed = cfg["seed"] + 7919 * session
@@ -412,7 +421,7 @@ class Run:
         vec = make_vec_env(cfg, self.league.dir, seed)
         try:
             if ckpt is not None:
-                model = self._load_checkpoint(ckpt, vec, seed, trust_run_dir)
+                model = self._load_checkpoint(ckpt, vec, seed, trust_run_dir, training_state)
                 log(f"resuming {self.dir} from step {start}")
             else:
                 model = build_model(cfg, vec, seed)
