@@ -133,13 +133,15 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
             raise RoomError(400, str(err)) from None
         if HUMAN not in seats:
             raise RoomError(400, "at least one seat must be human")
+        client = request.client.host if request.client else ""
+        store.admit(client)  # a refusal costs no table and no bots
         options = {k: _option_value(v) for k, v in body.options.items()}
         names = [("human" if s == HUMAN else choice) for s, choice in zip(seats, body.seats)]
         try:
             table = Table(body.game, seats, seed=body.seed, options=options, names=names)
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
-        room = Room(table, app.state.bot_delay, client=request.client.host if request.client else "")
+        room = Room(table, app.state.bot_delay, client=client)
         store.add(room)
         room.start_bots()
         seats_out = [{"seat": s.index, "name": s.name, "human": s.human} for s in table.seats]

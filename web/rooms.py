@@ -153,12 +153,21 @@ class RoomStore:
         self.rooms: dict[str, Room] = {}
         self.seats: dict[str, tuple[Room, int]] = {}
 
+    def admit(self, client: str) -> None:
+        """Raise the ``RoomError`` that ``add`` would for a game of ``client``, changing
+        nothing: checked before a table (and its bots) is built for a request refused."""
+        self._add(None, client, dry_run=True)
+
     def add(self, room: Room) -> None:
         """Hold ``room``, making way as described above, or raise ``RoomError``."""
+        self._add(room, room.client)
+
+    def _add(self, room: Room | None, client: str, dry_run: bool = False) -> None:
         now = self.clock()
-        self._purge(now)
+        if not dry_run:
+            self._purge(now)
         mine = sorted((r for r in self.rooms.values()
-                       if r.client == room.client and not r.finished), key=lambda r: r.touched)
+                       if r.client == client and not r.finished), key=lambda r: r.touched)
         if len(mine) >= self.per_client:
             idle = now - mine[0].touched
             if idle < self.own_idle_seconds:
@@ -167,9 +176,13 @@ class RoomStore:
                          f"client may hold; finish one, or retry in "
                          f"{math.ceil(self.own_idle_seconds - idle)} s, when your game idle "
                          "longest will make way", retry_after=self.own_idle_seconds - idle)
+            if dry_run:
+                return
             self.remove(mine[0])
         if len(self.rooms) >= self.max_rooms:
-            self._make_way(now)
+            self._make_way(now, dry_run)
+        if room is None:  # a dry run
+            return
         self.rooms[room.id] = room
         for token, seat in room.tokens.items():
             self.seats[token] = (room, seat)
@@ -191,17 +204,19 @@ class RoomStore:
             if now - room.touched > self.idle_seconds:
                 self.remove(room)
 
-    def _make_way(self, now: float) -> None:
+    def _make_way(self, now: float, dry_run: bool = False) -> None:
         """Free one place in a full store, or raise 503 saying when one will be free."""
         done = [r for r in self.rooms.values() if r.finished]
         if done:
-            self.remove(min(done, key=lambda r: r.touched))
+            if not dry_run:
+                self.remove(min(done, key=lambda r: r.touched))
             return
         held = Counter(r.client for r in self.rooms.values())
         idle = [r for r in self.rooms.values() if now - r.touched >= self.evict_seconds]
         if idle:
             # The biggest holder gives up its game idle longest.
-            self.remove(max(idle, key=lambda r: (held[r.client], now - r.touched)))
+            if not dry_run:
+                self.remove(max(idle, key=lambda r: (held[r.client], now - r.touched)))
             return
         wait = self.evict_seconds - (now - min(r.touched for r in self.rooms.values()))
         raise RoomError(503, f"the server holds {self.max_rooms} games already, all in play; "
