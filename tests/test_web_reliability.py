@@ -338,3 +338,17 @@ def test_the_ledges_illegal_action_message_is_a_summary():
     assert len(text) < 600, len(text)  # it was 46,583 characters
     assert "action 3538 (stop batting) is not legal" in text
     assert f"legal actions: {len(legal)} in all" in text and f"from {legal[0]} (build" in text
+
+
+@pytest.mark.parametrize("body", [
+    "[" * 7000 + "]" * 7000,
+    '{"game": "lunar", "seats": ["human", "random"], "seed": ' + "9" * 5000 + "}",
+    '{"game": "lunar", "seats": ["human", "random"], "options": {"target": NaN}}',
+    '{"game": "ledges", "seats": ["human", "random"], "options": {"dexterity": 1e400}}',
+    '{"game": "lunar", "seats": ["human", "random"], "options": {"num_players": 2}}',
+])
+def test_json_bombs_and_bad_values_in_a_request_get_a_4xx(body):
+    with TestClient(create_app(bot_delay=0), raise_server_exceptions=False) as c:
+        r = c.post("/api/games", content=body, headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500, r.text
+        assert r.json()["error"]
