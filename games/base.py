@@ -50,6 +50,11 @@ class SeedError(ValueError):
     """A seed that is not a non-negative integer or None."""
 
 
+class LoggedChance(tuple):
+    """Chance outcomes read from a log (``GameState.replay``), as opposed to outcomes a
+    rule scenario pins on purpose: each is held to every rule as the engine uses it."""
+
+
 def check_seed(seed, where: str = "seed") -> int | None:
     """``seed`` as gymnasium's seeding takes it (``np_random``: a non-negative int or
     None), stricter in refusing bools and integral floats, which it would silently take.
@@ -164,6 +169,7 @@ class GameState:
     history: list[int]
     rng: random.Random
     _pinned_chance: list
+    _logged_chance: bool = False
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -185,6 +191,7 @@ class GameState:
         state.rng = random.Random(seed)
         state.chance = []
         state._pinned_chance = list(chance) if chance is not None else []
+        state._logged_chance = isinstance(chance, LoggedChance)
         state.history = []
         state._setup()
         return state
@@ -217,18 +224,22 @@ class GameState:
         if "master" in state:
             self._mv = self.master.data
 
-    def _draw_chance(self, draw, check=None):
+    def _draw_chance(self, draw, check=None, check_logged=None):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
 
         Every outcome is recorded so that the action log replays the game exactly.
-        ``check(outcome)``, when given, says why a pinned outcome is not one ``draw`` could
-        give here (a string), or None: outcomes that depend on the game so far (a card
-        still in the supply) can only be checked when they are used.
+        Outcomes that depend on the game so far (a card still in the supply) can only be
+        checked when they are used: ``check(outcome)``, when given, says (a string) why a
+        pinned outcome cannot be used at all, or None; ``check_logged(outcome)`` why one
+        read from a log is not one ``draw`` could give here (a scenario may pin outcomes
+        the shuffle would not give, to set up a position).
         """
         index = len(self.chance)
         if index < len(self._pinned_chance):
             outcome = self._pinned_chance[index]
             problem = check(outcome) if check is not None else None
+            if not problem and check_logged is not None and self._logged_chance:
+                problem = check_logged(outcome)
             if problem:
                 raise ReplayError(f"{self.game_name}: chance[{index}]: {problem}")
         else:
@@ -429,7 +440,7 @@ class GameState:
             log = parse_log_text(log)
         options, seed, chance, actions = check_log(cls, log)
         try:
-            state = cls.new(options, seed=seed, chance=chance)
+            state = cls.new(options, seed=seed, chance=LoggedChance(chance))
         except (OptionsError, SeedError) as err:
             raise ReplayError(f"{cls.game_name}: the log's set-up is not valid: {err}") from None
         for step, action in enumerate(actions):

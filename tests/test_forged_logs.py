@@ -216,3 +216,12 @@ def test_an_oversized_replay_file_is_refused_before_it_is_read(tmp_path, monkeyp
     monkeypatch.setattr(safe_json.json, "loads", lambda *a, **k: pytest.fail("parsed"))
     with pytest.raises(ReplayError, match="more than the"):
         load_replay(path)
+
+
+def test_a_pinned_ledges_card_on_the_table_is_refused_even_in_a_scenario():
+    from catzoo.games.ledges.state import LedgesState
+
+    state = LedgesState.new(num_players=2, dexterity=0.0, chance=[0, 0])  # card 0 twice
+    build = state.legal_actions()[0]
+    with pytest.raises(ReplayError, match=r"chance\[1\]: card 0 is not a platform card left"):
+        state.apply(build)

@@ -202,14 +202,20 @@ class LedgesState(GameState):
     def _draw_card(self, shape: int) -> int:
         cards = [c for c in range(G.NUM_PLATFORMS) if G.platform_shape(c) == shape and not self.onboard[c]]
 
-        def check(card) -> str | None:  # a logged card must be one the stack could give
-            if isinstance(card, bool) or not isinstance(card, int) or card not in cards:
+        def check(card) -> str | None:  # a platform card not already on the table
+            if (isinstance(card, bool) or not isinstance(card, int)
+                    or not 0 <= card < G.NUM_PLATFORMS or self.onboard[card]):
+                return f"card {card!r} is not a platform card left in the supply"
+            return None
+
+        def check_logged(card) -> str | None:  # and one the stack could give
+            if card not in cards:
                 return (f"card {card!r} is not a {G.SHAPE_NAMES[shape]} platform card left "
                         f"in the supply (those are {', '.join(map(str, cards))})")
             return None
 
         # [D] the builder takes the top card of the shuffled stack of the chosen shape.
-        return int(self._draw_chance(lambda rng: rng.choice(cards), check))
+        return int(self._draw_chance(lambda rng: rng.choice(cards), check, check_logged))
 
     def _noise(self, count: int) -> tuple[float, ...]:
         if self.options.dexterity == 0:
