@@ -1,13 +1,14 @@
 """Soak: many seeded random games of every game and player count, each one saved as a
-replay, loaded back (every field checked, as ``catzoo replay`` does) and replayed; a game
-counts as good when no exception was raised and the replay rebuilt it exactly (the same
-actions, chance outcomes, scores and full state vector, and for Ledges every pose).
+replay, loaded back (every field checked, as ``catzoo replay`` does; Ledges through the
+engine's checked ``replay`` only) and replayed; a game counts as good when no exception
+was raised and the replay rebuilt it exactly (the same actions, chance outcomes, scores
+and full state vector, and for Ledges every pose).
 
 Run in the background, it logs each finished chunk::
 
     nohup python benchmarks/soak.py --workers 2 > soak.log 2>&1 &
 
-Defaults: 20,000 games per card game and player count, 300 per Ledges player count
+Defaults: 20,000 games per card game and player count, 100 per Ledges player count
 (``--games``, ``--ledges-games``). The table at the end is the figure to quote; any
 failure is printed with its game, player count and seed, so it can be replayed alone
 (``--only GAME:N --first SEED --games 1``).
@@ -41,10 +42,15 @@ def play_one(game: str, n: int, seed: int) -> str | None:
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
         text = Replay.from_state(state, [f"P{i}" for i in range(n)]).to_json()
-        loaded = parse_replay(text, f"{game}-{n}p-{seed}")
-        if loaded.to_json() != text:
-            return "the loaded replay does not save to the same bytes"
-        again = loaded.state()
+        if game == "ledges":
+            # The replay through the engine's checked path (every field of the log) only:
+            # parse_replay would simulate the whole game once more to compare the scores.
+            again = cls.replay(json.loads(text)["log"])
+        else:
+            loaded = parse_replay(text, f"{game}-{n}p-{seed}")
+            if loaded.to_json() != text:
+                return "the loaded replay does not save to the same bytes"
+            again = loaded.state()
         problems = []
         if again.history != state.history:
             problems.append("actions")
@@ -77,7 +83,7 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="per card game and count")
-    parser.add_argument("--ledges-games", type=int, default=300, help="per Ledges count")
+    parser.add_argument("--ledges-games", type=int, default=100, help="per Ledges count")
     parser.add_argument("--first", type=int, default=0, help="first seed")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", action="append", default=[], metavar="GAME[:N]")
