@@ -183,6 +183,7 @@ class Run:
         self.logs.mkdir(parents=True, exist_ok=True)
         seeds_path = self.dir / "seeds.json"
         self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
+        self.removed: list[str] = []  # temporaries of interrupted writes, cleared at start
         self.seeds = (_read_json(seeds_path) if seeds_path.exists()
                       else {"seed": config["seed"], "sessions": []})
         imitation_path = self.logs / "imitation.json"
@@ -221,8 +222,14 @@ class Run:
                     f"override {o!r} cannot change a run being resumed; only total_steps, "
                     "checkpoint_interval, eval.* and vec_env.* can")
         config = config_mod.resolve(stored, overrides)
+        # What a kill or a full disk left half-written goes first: it is never resumed
+        # from, and on a full disk it holds the space the next writes need.
+        removed = [f"{folder}/{name}" for folder in ("checkpoints", "league")
+                   for name in remove_temporaries(run_dir / folder)]
         atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        return cls(run_dir, config)
+        run = cls(run_dir, config)
+        run.removed = removed
+        return run
 
     # --- checkpoints ------------------------------------------------------------------------
     @staticmethod
@@ -390,8 +397,9 @@ class Run:
         cfg = self.config
         torch.set_num_threads(cfg["torch_threads"])
         for folder in (self.ckpt_dir, self.league.dir):
-            for name in remove_temporaries(folder):
-                log(f"removed {folder.name}/{name}, left incomplete by an interrupted write")
+            self.removed += [f"{folder.name}/{name}" for name in remove_temporaries(folder)]
+        for name in self.removed:
+            log(f"removed {name}, left incomplete by an interrupted write")
         ckpt = self.latest_checkpoint()
         training_state = None
         if ckpt is not None:  # refused, if it must be, before anything is written
