@@ -22,6 +22,8 @@ from catzoo.arena.runner import Lineup, play_all
 from catzoo.arena.schedule import ArenaSetupError, Seating, Structure, game_structure, schedule
 from catzoo.games.registry import get_game
 
+BACKENDS = ("local", "ray")
+
 
 class ArenaPolicyError(RuntimeError):
     """A policy raised or played an illegal action; ``partial`` holds the games finished
@@ -85,7 +87,9 @@ class ArenaResult:
 
     def summary(self) -> list[dict]:
         """One row per policy, best rating first."""
-        rows = S.policy_stats(self._derived()[1], len(self.names))
+        events = self.events
+        sides = max((len(ev.entrants) for ev in events), default=None)
+        rows = S.policy_stats(self._derived()[1], len(self.names), max_rank=sides)
         rt = self.ratings()
         think = np.zeros(len(self.names))
         moves = np.zeros(len(self.names))
@@ -122,14 +126,22 @@ class ArenaResult:
 
 
 def run_arena(game: str, policies: list, games: int = 100, num_players: int | None = None,
-              workers: int = 1, seed: int = 0, mixed_teams: bool = False,
+              workers: int | None = None, seed: int = 0, mixed_teams: bool = False,
               options: dict | None = None, names: list[str] | None = None,
-              progress: bool = False, raise_on_failure: bool = True) -> ArenaResult:
+              progress: bool = False, raise_on_failure: bool = True,
+              backend: str = "local", address: str | None = None,
+              estimate=None) -> ArenaResult:
     """Play ``games`` seeded games (rounded up to whole seat rotations) between
     ``policies`` (specs like "heuristic", "ismcts:iterations=100", a checkpoint path, or
     Policy objects) and return the results.
 
-    A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
+    ``backend="local"`` plays in this process or ``workers`` processes (default 1);
+    ``backend="ray"`` plays the rounds as Ray tasks on the cluster at ``address`` (passed to
+    ``ray.init``; see ray_backend.py), policies given as specs or checkpoint paths.
+    Either way the results are the same, game for game, for the same seed.
+
+    ``estimate(text)``, when given, is told after the first games how long the rest will
+    take. A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
     before it), or with ``raise_on_failure=False`` is returned in ``result.failure``.
     """
     info = get_game(game)
@@ -137,20 +149,34 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     if n not in info.players:
         raise ArenaSetupError(
             f"{info.name} is played by {', '.join(map(str, info.players))} players, not {n}")
-    if workers < 1:
+    if backend not in BACKENDS:
+        raise ArenaSetupError(f"backend={backend!r}; use {' or '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
         raise ArenaSetupError(f"workers must be at least 1, not {workers}")
+    if address is not None and backend != "ray":
+        raise ArenaSetupError("an address is for the Ray backend: pass backend='ray'")
     options = dict(options or {})
     names = list(names) if names is not None else _names(policies)
     if len(names) != len(policies):
         raise ArenaSetupError(f"{len(names)} names for {len(policies)} policies")
-    _check_policies(policies, info.name, n)
+    _check_policies(policies, info.name, n, options)
     structure = game_structure(info.name, n, options)
     seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
     lineup = Lineup(info.name, n, list(policies), names, options, seed)
-    start = time.perf_counter()
-    records, failure = play_all(lineup, seatings, workers=workers, progress=progress)
+    start = [time.perf_counter()]
+    if backend == "ray":
+        from catzoo.arena.ray_backend import play_all_ray
+
+        # Timed from the connection on: starting a cluster is not playing games.
+        records, failure, workers = play_all_ray(
+            lineup, seatings, workers=workers, address=address, progress=progress,
+            on_start=lambda: start.__setitem__(0, time.perf_counter()), estimate=estimate)
+    else:
+        workers = workers or 1
+        records, failure = play_all(lineup, seatings, workers=workers, progress=progress,
+                                    estimate=estimate)
     result = ArenaResult(info.name, n, names, seed, structure, mixed_teams, options, records,
-                         len(seatings), time.perf_counter() - start, workers, failure)
+                         len(seatings), time.perf_counter() - start[0], workers, failure)
     if failure is not None and raise_on_failure:
         raise ArenaPolicyError(failure, result)
     return result
@@ -166,14 +192,17 @@ def _names(policies: list) -> list[str]:
     return out
 
 
-def _check_policies(policies: list, game: str, n: int) -> None:
-    """Build each spec once here so a bad spec fails before any worker starts."""
+def _check_policies(policies: list, game: str, n: int, options: dict) -> None:
+    """Build each spec once here so a bad spec (or a checkpoint trained for other game
+    options) fails before any worker starts."""
     from catzoo.policies.base import Policy
-    from catzoo.policies.registry import make_policy
+    from catzoo.policies.registry import check_policy_fits, make_policy
 
     for p in policies:
         if isinstance(p, str):
-            make_policy(p, game, n, seed=0)
-        elif not isinstance(p, Policy):
+            make_policy(p, game, n, seed=0, env_options=options)
+        elif isinstance(p, Policy):
+            check_policy_fits(p, game, n, options)
+        else:
             raise ArenaSetupError(
                 f"{p!r} is neither a policy spec nor a catzoo.policies.base.Policy")

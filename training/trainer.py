@@ -333,6 +333,39 @@ class Run:
         return MLPPolicy(export_actor(model.policy), list(arch["hidden"]), arch["activation"],
                          name="learner")
 
+    def finished(self, ckpt: Path, step: int, log) -> Path:
+        """A run already at its step target: nothing is trained, evaluated or logged
+        again (no new session); the final policy is written if a kill left it missing."""
+        path = self.dir / "policy"
+        if not (path / "policy.json").is_file():
+            tmp = self.dir / f".policy-{os.getpid()}"
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.copytree(ckpt / "policy", tmp)
+            shutil.rmtree(path, ignore_errors=True)
+            os.rename(tmp, path)
+        log(f"{self.dir} is already finished: step {step} of total_steps "
+            f"{self.config['total_steps']}; nothing to do (to train on, resume with a "
+            f"higher target: --steps N). The policy is {path}")
+        return path
+
+    def trim_eval_log(self, step: int) -> None:
+        """Resuming from the checkpoint at ``step``: the evaluations a killed session made
+        after it are of a policy that is lost, and the resumed session evaluates those
+        steps again, so their rows go (one row per step and opponent stays)."""
+        path = self.logs / "eval.csv"
+        if not path.exists():
+            return
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        kept = rows[:1] + [r for r in rows[1:] if r and int(r[0]) <= step]
+        if len(kept) != len(rows):
+            import io
+
+            out = io.StringIO()
+            csv.writer(out).writerows(kept)
+            atomic_write_text(path, out.getvalue())
+
+
     def _resume_league(self, data, ckpt: Path, log) -> None:
         """The league as the checkpoint left it; snapshots or a partner it names that are
         gone (runs written before partners were kept for their checkpoints) are dropped,
@@ -356,6 +389,13 @@ class Run:
             data["partner"] = None
         self.league.data = data
         self.league.save()
+
+    @staticmethod
+    def _checkpoint_state(ckpt: Path) -> dict:
+        state = _read_json(ckpt / "state.json")
+        if not isinstance(state, dict) or not isinstance(state.get("num_timesteps"), int):
+            raise RunError(f"checkpoint {str(ckpt)!r}: state.json is not a checkpoint state")
+        return state
 
     def _check_trust(self, ckpt: Path, trust_run_dir: bool) -> None:
         if self.checkpoint_kind(ckpt) == "sb3-zip" and not trust_run_dir:
@@ -403,18 +443,21 @@ class Run:
             log(f"removed {name}, left incomplete by an interrupted write")
         ckpt = self.latest_checkpoint()
         training_state = None
-        if ckpt is not None:  # refused, if it must be, before anything is written
+        if ckpt is not None:
+            done = self._checkpoint_state(ckpt)["num_timesteps"]
+            if done >= cfg["total_steps"]:
+                return self.finished(ckpt, done, log)
+            # Refused, if it must be, before anything is written.
             self._check_trust(ckpt, trust_run_dir)
             training_state = self._read_training_state(ckpt)
+            self.trim_eval_log(done)
         session = len(self.seeds["sessions"])
         # Each session draws new games: a resumed run does not replay the games it saw.
         seed = cfg["seed"] + 7919 * session
         start = 0
         self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
         if ckpt is not None:
-            state = _read_json(ckpt / "state.json")
-            if not isinstance(state, dict) or not isinstance(state.get("num_timesteps"), int):
-                raise RunError(f"checkpoint {str(ckpt)!r}: state.json is not a checkpoint state")
+            state = self._checkpoint_state(ckpt)
             start = state["num_timesteps"]
             cpu = state.get("cpu_seconds", 0.0)
             self.cpu_base = float(cpu) if isinstance(cpu, (int, float)) else 0.0
@@ -447,7 +490,9 @@ class Run:
             if remaining > 0:
                 model.learn(total_timesteps=remaining, callback=callback,
                             reset_num_timesteps=False)
-            evals = callback.evaluate(model)
+            evals = callback.last_eval
+            if evals.get("step") != int(model.num_timesteps):
+                evals = callback.evaluate(model)
             self.save_checkpoint(model, evals)
             path = self.export(model, self.dir / "policy", evals)
         finally:
@@ -554,13 +599,18 @@ class TrainingCallback(BaseCallback):
         if n >= self.next_partner:
             self.refresh_partner(model)
             self.next_partner = self._next(self.cfg["league"]["partner_refresh_interval"])
-        if n >= self.next_eval:
-            self.evaluate(model)
-            self.next_eval = self._next(self.cfg["eval"]["interval"])
         if n >= self.next_ckpt:
             self.run.save_checkpoint(model, self.last_eval)
             self.next_ckpt = self._next(self.cfg["checkpoint_interval"])
         return True
+
+    def _on_rollout_start(self) -> None:
+        # Evaluated between rollouts: the weights then are exactly those trained on
+        # ``num_timesteps`` steps, the step an evaluation is labelled with (mid-rollout,
+        # the last update is still to come and two evaluations could share a label).
+        if self.num_timesteps >= self.next_eval:
+            self.evaluate(self.model)
+            self.next_eval = self._next(self.cfg["eval"]["interval"])
 
     def _on_rollout_end(self) -> None:
         if self.league_dirty:
