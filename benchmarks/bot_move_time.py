@@ -2,7 +2,8 @@
 
 Every seat of a few seeded games (each game at its default player count; Ledges limited to
 a few rounds) is played by the bot as ``catzoo serve`` builds it (``Catalogue.resolve``:
-``ismcts`` with its per-move budget), moves timed one by one in wall time.
+``ismcts`` with its iterations, ``Catalogue.make_bot``: with the server's per-move time
+budget), moves timed one by one in wall time.
 
 Run: ``python benchmarks/bot_move_time.py [--games 2] [--seconds 40] [--bot-seconds 2]``.
 The budget binds the search bots; the others do a fixed amount of work a move.
@@ -11,6 +12,7 @@ The budget binds the search bots; the others do a fixed amount of work a move.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -27,9 +29,9 @@ def main(argv=None) -> int:
                         help="at most this long per game and bot")
     parser.add_argument("--bot-seconds", type=float, default=MOVE_SECONDS)
     args = parser.parse_args(argv)
-    catalogue = Catalogue([], move_seconds=args.bot_seconds)
+    catalogue = Catalogue([], shipped=False, move_seconds=args.bot_seconds)
     print(f"search bots' budget: {args.bot_seconds:g} s a move")
-    print(f"{'game':<16} {'bot':<10} {'moves':>6} {'mean s':>7} {'worst s':>8}  spec")
+    print(f"{'game':<16} {'bot':<10} {'moves':>6} {'mean s':>7} {'worst s':>8}  menu spec")
     for game, info in GAMES.items():
         for bot in catalogue.bots(game):
             spec = catalogue.resolve(game, info.default_players, bot)
@@ -37,7 +39,9 @@ def main(argv=None) -> int:
             start = time.perf_counter()
             for seed in range(args.games):
                 options = {"max_rounds": 3} if game == "ledges" else {}
-                table = Table(game, [spec] * info.default_players, seed=seed, options=options)
+                table = Table(game, [spec] * info.default_players, seed=seed, options=options,
+                              bot_factory=functools.partial(catalogue.make_bot,
+                                                            options=options))
                 while not table.over and time.perf_counter() - start < args.seconds:
                     t = time.perf_counter()
                     action = table.bot_action()

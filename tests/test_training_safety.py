@@ -231,8 +231,8 @@ def test_an_sb3_zip_is_resumed_only_from_a_trusted_run_directory(tmp_path, capsy
         z.writestr("policy.pth", pickle.dumps(_Marker(str(marker))))
     _legacy_checkpoint(run_dir, blob.getvalue())
     with pytest.raises(RunError, match="holds pickles: loading it runs whatever code"):
-        resume(run_dir, **QUIET)
-    assert main(["train", "--resume", str(run_dir), "--no-progress"]) == 2
+        resume(run_dir, ["total_steps=256"], **QUIET)
+    assert main(["train", "--resume", str(run_dir), "--no-progress", "--steps", "256"]) == 2
     err = capsys.readouterr().err
     assert "--trust-run-dir" in err and err.count("\n") == 1
     assert not marker.exists()

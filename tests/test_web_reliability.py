@@ -55,7 +55,7 @@ def test_two_ledges_ismcts_games_leave_catzoo_serve_alive(tmp_path):
         with httpx.Client(base_url=url, trust_env=False, timeout=30) as c:
             games = c.get("/api/catalogue").json()["games"]
             offered = {g["name"]: [k["name"] for k in g["checkpoints"]] for g in games}
-            assert offered["cat_in_the_box"] == ["good"]
+            assert "good" in offered["cat_in_the_box"]  # beside the shipped one
             tokens = []
             for _ in range(2):
                 r = c.post("/api/games", json={"game": "ledges", "seats": ["ismcts", "human"]})
@@ -91,14 +91,21 @@ def test_two_ledges_ismcts_games_leave_catzoo_serve_alive(tmp_path):
 
 
 # --- bounded bots -------------------------------------------------------------------------------
-def test_the_menu_offers_only_bots_with_a_bounded_move_time():
-    catalogue = Catalogue([])
+def test_every_bot_the_server_seats_has_a_bounded_move_time():
+    """The menu's bots as the server builds them: a search bot always with a time budget
+    (the menu's iterations, and ``move_seconds`` a move), any other a fixed amount of work
+    a move (random, the heuristics; checkpoints are one forward pass)."""
+    catalogue = Catalogue([], shipped=False, move_seconds=1.5)
     for game in ("cat_in_the_box", "lunar", "catsle_builders", "cat_tree", "ledges"):
+        n = 3 if game == "catsle_builders" else 2
         for bot in catalogue.bots(game):
-            name, options = parse_spec(catalogue.resolve(game, 2 if game != "catsle_builders"
-                                                         else 3, bot))
-            if name in SEARCH:  # a search bot thinks as long as it is let: give it a budget
-                assert float(options["seconds"]) > 0, (game, bot)
+            policy = catalogue.make_bot(catalogue.resolve(game, n, bot), game, n, seed=0)
+            if isinstance(policy, ISMCTSPolicy):
+                assert policy.seconds == 1.5 and policy.iterations == 200, (game, bot)
+            else:
+                assert parse_spec(bot)[0] not in SEARCH, (game, bot)
+    # A search spec that names its own budget keeps it.
+    assert catalogue.make_bot("ismcts:seconds=0.5", "lunar", 2, seed=0).seconds == 0.5
 
 
 class FakeClock:

@@ -20,6 +20,7 @@ Every error is ``{"error": message}`` with a 4xx status, and leaves the game as 
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import re
 from collections import OrderedDict
@@ -166,7 +167,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
                    for s, choice in zip(seats, body.seats)]
         try:
             table = Table(body.game, seats, seed=body.seed, options=options, names=names,
-                          legends=legends)
+                          legends=legends,
+                          bot_factory=functools.partial(catalogue.make_bot, options=options))
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
         room = Room(table, app.state.bot_delay, client=client)

@@ -19,14 +19,15 @@ log = logging.getLogger("catzoo.web")
 
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
-# Every bot on the menu answers in bounded time: random, the heuristics and checkpoints do
-# a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s on every game);
-# a search bot thinks as long as it is let, so it is offered with an effort bounded both
-# in iterations and in seconds (200 iterations of ISMCTS are 0.2-1.6 s on the card games,
-# but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole games).
-# A browser must not be able to order an hour of search.
+# Every bot the server seats answers in bounded time: random, the heuristics and
+# checkpoints do a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s
+# on every game); a search bot thinks as long as it is let, so it is offered with a bounded
+# number of iterations and the server gives every search bot it builds a time budget per
+# move too (``Catalogue.make_bot``): 200 iterations of ISMCTS are 0.2-1.6 s on the card
+# games, but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole
+# games. A browser must not be able to order an hour of search.
+SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
 MOVE_SECONDS = 2.0
-SEARCH_BOTS = {"ismcts": "ismcts:iterations=200,seconds={seconds:g}"}
 
 
 @dataclass
@@ -78,11 +79,23 @@ class Catalogue:
                                  f"not {num_players}")
             return c.path
         if seat in self.bots(game):
-            return SEARCH_BOTS[seat].format(seconds=self.move_seconds) if seat in SEARCH_BOTS \
-                else seat
+            return SEARCH_BOTS.get(seat, seat)
         raise ValueError(f"unknown seat {seat!r} for {game}"
                          f"{did_you_mean(seat, [HUMAN, *self.bots(game)])}; choose human, "
                          + ", ".join(self.bots(game)) + " or a listed checkpoint")
+
+
+    def make_bot(self, spec: str, game: str, num_players: int, seed: int,
+                 options: dict | None = None):
+        """A seat's bot as the server builds it (``Table``'s bot factory): a search bot
+        without a time budget gets ``move_seconds`` a move, on top of its iterations."""
+        from catzoo.play.table import make_bot
+        from catzoo.policies.registry import SEARCH
+
+        name, _, rest = spec.partition(":")
+        if name in SEARCH and "seconds=" not in rest:
+            spec = f"{name}:{rest + ',' if rest else ''}seconds={self.move_seconds:g}"
+        return make_bot(spec, game, num_players, seed, options)
 
 
 def find_shipped() -> dict[str, Checkpoint]:
