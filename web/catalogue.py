@@ -23,7 +23,7 @@ CHECKPOINT_PREFIX = "checkpoint:"
 # checkpoints do a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s
 # on every game); a search bot thinks as long as it is let, so it is offered with a bounded
 # number of iterations and the server gives every search bot it builds a time budget per
-# move too (``Catalogue.make_bot``): 200 iterations of ISMCTS are 0.2-1.6 s on the card
+# move too (``Catalogue.make_bot``): 200 iterations of ISMCTS take under 0.5 s on the card
 # games, but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole
 # games. A browser must not be able to order an hour of search.
 SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
