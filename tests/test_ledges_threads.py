@@ -89,6 +89,32 @@ def test_simulations_on_several_threads_at_once_give_the_results_of_one():
     assert all(np.array_equal(r, alone) for r in results)
 
 
+def test_a_recording_holds_its_own_threads_simulations_only():
+    """A table records a bat's flight while bots simulate in other threads: their
+    simulations are not in it, and its block ending does not break theirs."""
+    kinds, qpos, qvel = scene()
+    errors: list = []
+    inside, done = threading.Event(), threading.Event()
+
+    def bot():
+        inside.wait()
+        try:
+            for _ in range(10):
+                physics.simulate(kinds, qpos, qvel, 0.2, until_rest=False)
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+        done.set()
+
+    t = threading.Thread(target=bot)
+    t.start()
+    with physics.recording() as runs:
+        inside.set()
+        physics.simulate(kinds, qpos, qvel, 0.2, until_rest=False)
+        done.wait(60)
+    t.join()
+    assert not errors and len(runs) == 1
+
+
 def test_each_thread_has_its_own_model_and_data():
     kinds = ("rect", "short", "short")
     here = physics.MODELS.get(kinds)

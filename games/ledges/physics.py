@@ -158,21 +158,24 @@ SPEED_LIMIT = 100.0
 # Frames of the simulations run inside ``recording()``, for the tables that show a bat as
 # it happens; None when nobody records (the rules never read them).
 FRAME_RATE = 30.0
-_RECORDER: list | None = None
+# The recorder is the thread's own: a table's move records in the server's loop thread
+# while bots simulate in worker threads, whose simulations are not that move's (and a
+# shared recorder let one thread's block end under another's simulation).
+_RECORDING = threading.local()
 
 
 @contextmanager
 def recording():
-    """Record every simulation run in this block: yields a list that receives, per
-    simulation, ``{"kinds", "time", "frames"}``: the poses of every body (n x 7) at
-    ``FRAME_RATE`` frames a second from the start, the last frame at rest. Recording
-    reads the simulation between its steps and changes nothing in it."""
-    global _RECORDER
-    outer, _RECORDER = _RECORDER, []
+    """Record every simulation this thread runs in this block: yields a list that
+    receives, per simulation, ``{"kinds", "time", "frames"}``: the poses of every body
+    (n x 7) at ``FRAME_RATE`` frames a second from the start, the last frame at rest.
+    Recording reads the simulation between its steps and changes nothing in it."""
+    outer = getattr(_RECORDING, "runs", None)
+    _RECORDING.runs = runs = []
     try:
-        yield _RECORDER
+        yield runs
     finally:
-        _RECORDER = outer
+        _RECORDING.runs = outer
 
 
 def _step(model, data, k: int, frames: list | None, done: int) -> None:
@@ -265,7 +268,8 @@ def simulate(
     else:
         loose = None
     frames = None
-    if _RECORDER is not None:
+    recorder = getattr(_RECORDING, "runs", None)
+    if recorder is not None:
         frames = [start.reshape(-1).copy()]
     if not until_rest:
         _step(model, data, steps, frames, 0)
@@ -304,10 +308,10 @@ def simulate(
                 if moving.sum() == data.ntree_awake and down:
                     break
     out = data.qpos.reshape(n, 7).copy()
-    if frames is not None:
+    if recorder is not None and frames is not None:
         frames.append(out.reshape(-1).copy())
-        _RECORDER.append({"kinds": kinds, "time": done * TIMESTEP,
-                          "frames": np.array(frames).reshape(-1, n, 7)})
+        recorder.append({"kinds": kinds, "time": done * TIMESTEP,
+                         "frames": np.array(frames).reshape(-1, n, 7)})
     if not np.isfinite(out).all():  # a diverged simulation leaves everything where it was
         return start.copy(), done * TIMESTEP, False
     out[:, 3:] /= np.linalg.norm(out[:, 3:], axis=1, keepdims=True)
