@@ -1173,7 +1173,9 @@ def _restore(options, fields, mt_state, pinned):
 
 
 cdef list _checked_deal(Config* c, int index, outcome):
-    """A pinned deal (hands, leftover) as a deck in seat order, every part checked."""
+    """A pinned deal (hands, leftover) as a deck in seat order. The rules of a deal (its
+    deck's composition too) are log_check.py's, which ``CompiledState.new`` applies first;
+    this guards the C arrays (sizes and card ranges) for any other caller."""
     cdef int n = c.num_players, h = c.hand_size
     try:
         hands, leftover = outcome
@@ -1192,9 +1194,6 @@ cdef list _checked_deal(Config* c, int index, outcome):
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < c.max_number:
             raise ValueError(f"cat_in_the_box: pinned deal {index}: card {k!r} is not a "
                              f"number - 1 in 0..{c.max_number - 1}")
-    if sorted(deck) != sorted(k for k in range(c.max_number) for _ in range(c.copies)):
-        raise ValueError(f"cat_in_the_box: pinned deal {index} is not the deck of numbers "
-                         f"1-{c.max_number}, {c.copies} of each")
     return deck
 
 

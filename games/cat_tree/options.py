@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, is_int
 
 GAME = "cat_tree"
 
@@ -62,7 +62,7 @@ class CatTreeOptions:
     turns: int = MAX_TURNS
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players != 2:
+        if not is_int(self.num_players) or self.num_players != 2:
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; the game is for 2"
             )
@@ -87,7 +87,7 @@ class CatTreeOptions:
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise OptionsError(
             f"{GAME}: option {name}={value!r} is not allowed; use an integer in {low}..{high}"
         )

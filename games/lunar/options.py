@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, int_sequence, is_int, str_sequence
 
 GAME = "lunar"
 
@@ -42,23 +42,6 @@ def card_name(card: int) -> str:
     return SUITS[card] if card < NUM_SUITS else f"rank {card - NUM_SUITS + 1}"
 
 
-def _as_tuple(value, name: str, numbers: bool = False) -> tuple:
-    """A sequence option given as a sequence or as a comma-separated string."""
-    if isinstance(value, str):
-        value = tuple(part.strip() for part in value.split(",") if part.strip())
-        if numbers:
-            try:
-                value = tuple(int(part) for part in value)
-            except ValueError:
-                raise OptionsError(
-                    f"{GAME}: option {name}={value!r} must be whole numbers"
-                ) from None
-    try:
-        return tuple(value)
-    except TypeError:
-        raise OptionsError(f"{GAME}: option {name}={value!r} must be a sequence") from None
-
-
 @dataclass(frozen=True)
 class LunarOptions:
     """``num_players`` 2 (the sky game) or 4 (two partnerships, partners opposite);
@@ -79,27 +62,25 @@ class LunarOptions:
     max_rounds: int = 100
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players not in (2, 4):
+        if not is_int(self.num_players) or self.num_players not in (2, 4):
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; choose 2 or 4"
             )
         check_choice(GAME, "rounds", self.rounds, ("full", "single"))
         for name in ("target", "max_rounds"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_int(value) or value < 1:
                 raise OptionsError(f"{GAME}: option {name}={value!r} must be a positive integer")
-        track = _as_tuple(self.track_stars, "track_stars", numbers=True)
-        if len(track) != TRICKS_PER_ROUND + 1 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in track
-        ):
+        track = int_sequence(GAME, "track_stars", self.track_stars)
+        if len(track) != TRICKS_PER_ROUND + 1 or not all(v >= 0 for v in track):
             raise OptionsError(
                 f"{GAME}: track_stars={self.track_stars!r} must be 13 non-negative integers "
                 "(stars beside trick-track positions 0-12)"
             )
-        ranks = tuple(sorted(set(_as_tuple(self.star_ranks, "star_ranks", numbers=True))))
-        if not all(isinstance(r, int) and 1 <= r <= NUM_RANKS for r in ranks):
+        ranks = tuple(sorted(set(int_sequence(GAME, "star_ranks", self.star_ranks))))
+        if not all(1 <= r <= NUM_RANKS for r in ranks):
             raise OptionsError(f"{GAME}: star_ranks={self.star_ranks!r} must be ranks 1-8")
-        suits = _as_tuple(self.star_suits, "star_suits")
+        suits = str_sequence(GAME, "star_suits", self.star_suits)
         bad = [s for s in suits if s not in SUITS]
         if bad:
             raise OptionsError(
