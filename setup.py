@@ -31,7 +31,7 @@ PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "
 CORES = [
     ("catzoo.games.chance", "games/chance.pyx"),
     ("catzoo.games.cat_in_the_box.round_core", "games/cat_in_the_box/round_core.pyx"),
-    ("catzoo.games.lunar.round_core", "games/lunar/round_core.pyx"),
+    ("catzoo.games.lunar.core", "games/lunar/core.pyx"),
 ]
 ext_modules = cythonize(
     [Extension(name, [source]) for name, source in CORES],

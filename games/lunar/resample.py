@@ -13,8 +13,15 @@ from __future__ import annotations
 
 import random
 
-from catzoo.games.lunar.options import DEAL_PER_TYPE, NUM_CARDS, NUM_SUITS, PASS_PER_TYPE
-from catzoo.games.lunar.state import PASS, PICK_BASE, card_type
+from catzoo.games.lunar.core import (
+    DEAL_PER_TYPE,
+    NUM_CARDS,
+    NUM_SUITS,
+    PASS,
+    PASS_PER_TYPE,
+    PICK_BASE,
+    card_type,
+)
 
 
 def _cards(counts) -> list[int]:
@@ -41,7 +48,7 @@ def _plus(a, b) -> list[int]:
 
 
 def resample(state, player: int, rng: random.Random, attempts: int = 1000):
-    c = state._copy(random.Random(rng.getrandbits(64)))  # later deals unforeseeable
+    c = state._copy(rng.getrandbits(64))  # later deals unforeseeable: random.Random(that)
     if state.is_terminal():
         return c
     if state.num_players == 4 and state.phase == PASS:
@@ -82,7 +89,7 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
     n = state.num_players
     deals = [_plus(state.hands[q], state.passed[q]) for q in range(n)]
     others = [q for q in range(n) if q != v]
-    pool = [_by_type(sum((_cards(deals[q]) for q in others), []), t) for t in (0, 1)]
+    pool = [_by_type([k for q in others for k in _cards(deals[q])], t) for t in (0, 1)]
     for t in (0, 1):
         rng.shuffle(pool[t])
     new_deals = [None] * n
@@ -107,7 +114,7 @@ def _deal_hidden(state, v: int, rng: random.Random, attempts: int):
     """New hands for the other players (and the hidden deck cards with 2 players)."""
     n = state.num_players
     others = [q for q in range(n) if q != v]
-    hidden = sum((_cards(state.hands[q]) for q in others), [])
+    hidden = [k for q in others for k in _cards(state.hands[q])]
     if n == 2:
         for t in (0, 1):
             hidden += list(state._order[t][state._deck_pos[t]:])
