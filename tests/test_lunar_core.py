@@ -135,7 +135,7 @@ def test_setters_check_their_input_and_change_nothing_on_error():
         core.load(dict(before, trick=[(4, 0, False)]))
     assert core.fields() == before
     with pytest.raises(ValueError, match="generator state"):
-        core.set_rng_state((0,) * 10)
+        core.mt_state = (0,) * 10
     with pytest.raises(ValueError, match="player 4 is out of range"):
         state.observation(4)
 
@@ -204,9 +204,7 @@ def test_the_master_vector_holds_every_view(n):
 
 def test_cores_pickle_with_their_pinned_deals():
     first = python_deal(random.Random(1))
-    core = Core(make_config(LunarOptions(num_players=2)), 5,
-                bytes(first[0]) + bytes(first[1]))
-    core.start()
+    core = Core.new(make_config(LunarOptions(num_players=2)), 5, (first,))
     again = pickle.loads(pickle.dumps(core))
     assert again.fields() == core.fields() and again.order == first
     assert check_deal(first) == first

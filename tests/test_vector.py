@@ -183,8 +183,11 @@ def test_threads_play_the_same_games(game, players):
                       threads=2)
     a, b = one.reset(), two.reset()
     rng = np.random.default_rng(0)
-    ended = 0
-    for _ in range(600):
+    ended = steps = 0
+    # at least 600 steps, and on until automatic resets happened (a 4-player Lunar game
+    # takes about 400 steps)
+    while (steps < 600 or ended <= slots) and steps < 5000:
+        steps += 1
         actions = uniform_actions(a[1], rng)
         a, b = one.step(actions), two.step(actions)
         for x, y in zip(a, b):

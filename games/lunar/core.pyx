@@ -28,8 +28,11 @@ Actions (one flat space of 40 at both player counts):
 * ``28-39`` play card ``a - 28`` from the sky (2 players, phase PLAY).
 """
 
+import random
 from array import array
 from operator import index as _as_index
+
+import numpy as np
 
 from cpython.buffer cimport (
     PyBUF_C_CONTIGUOUS,
@@ -41,6 +44,7 @@ from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
+include "../core_common.pxi"  # CoreEvent: GAME_OVER, DEALT
 include "../range_check.pxi"  # check(value, limit, what)
 
 
@@ -78,9 +82,6 @@ cpdef enum:
     # lead tiles
     BLACK = 0
     WHITE = 1
-    # events returned by game_apply
-    GAME_OVER = 1
-    DEALT = 2
 
 # Compile-time bounds of the batched driver (games/batch.pxi) and of the C arrays.
 cdef enum:
@@ -110,9 +111,6 @@ BLOCK_NAMES = (("hand", 12, "private"), ("passed", 12, "private"), ("received", 
                ("kept_stars", 1, "seat"), ("score", 1, "seat"), ("lead_tiles", 2, "seat"),
                ("round_start", 1, "seat"))
 
-# The seed-stream value at which CPython's generator reads its state back (getstate):
-# 624 words and the index.
-MT_STATE_SIZE = 625
 
 
 ctypedef struct Config:
@@ -849,67 +847,65 @@ def pack_deals(chance) -> bytes:
 
 # --- Python: one game -------------------------------------------------------------------------
 
-_empty = None
-
-
-cdef object _new_floats(int size):
-    """A new float32 numpy array of ``size`` (numpy imported once, on first use)."""
-    global _empty
-    if _empty is None:
-        import numpy
-
-        _empty = numpy.empty
-    return _empty(size, "f4")
-
-
 cdef float* _floats(object array) except NULL:
-    """The data of a new, C-contiguous float32 array (its buffer, held by the array)."""
+    """The data of a new, C-contiguous float32 array (a buffer acquired and released at
+    once: cheaper than a typed memoryview; the array keeps owning the memory)."""
     cdef Py_buffer view
     PyObject_GetBuffer(array, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-    PyBuffer_Release(&view)  # the array owns the memory; the pointer stays valid with it
+    PyBuffer_Release(&view)
     return <float*>view.buf
 
 
+def _seed_state(seed) -> tuple:
+    """The generator state ``random.Random(seed)`` starts from, for a seed of another type
+    than int (a str, bytes...): Python's own seeding, read back."""
+    return random.Random(seed).getstate()[1]
+
+
+# Field names of ``fields()`` / ``load()`` besides the per-player and per-card rows.
 SCALARS = ("num_players", "phase", "current_player", "round_start", "leader", "face_up",
            "trump", "lead_suit", "lead_by", "tricks_done", "legal", "round_index", "over")
 
 
-
 cdef class Core:
-    """One whole game of Lunar (a ``Game`` struct) for the Python state: apply, the legal
-    bits, observations and the global feature vector (``master``), every piece of state
-    as a property, the setters re-sampling uses, ``copy()``, and the deal
-    of the round in progress (``order``) for the chance record."""
+    """One whole game of Lunar (a ``Game`` struct) for the Python state
+    (``LunarState._core``; games/compiled.py lists what it relies on).
+
+    ``apply`` returns the events (``GAME_OVER``, ``DEALT``); the player to act and the
+    legal moves are then ``current_player`` and ``legal`` (a bit set over the actions).
+    Observations are written from the game when asked (``observe``; ``master`` gives the
+    whole feature vector): the core keeps no feature vector, so it has no buffer.
+    """
 
     cdef Game g
-    cdef CoreConfig cfg
-    cdef const Config* c
-    cdef object pinned  # bytes: the pinned deals g.pinned points into (immutable)
+    cdef readonly CoreConfig config
+    cdef object _pinned  # bytes: the pinned deals ``g.pinned`` points into (immutable)
 
-    def __init__(self, CoreConfig cfg, seed=0, bytes pinned=b""):
-        """A new game of ``cfg``'s options dealing from ``random.Random(seed)`` (an int;
-        ``set_rng`` then loads another generator's state before ``start``), after the
-        ``pinned`` deals (``pack_deals``). ``start()`` deals the first round."""
-        self._bind(cfg, pinned)
-        self.seed(seed)
+    @staticmethod
+    def new(CoreConfig config, seed, pinned=()) -> Core:
+        """A new game: dealt from ``random.Random(seed)``'s generator (an int seed's
+        32-bit words seed it in C), after the ``pinned`` deals (chance outcomes (suit
+        deck, rank deck), each checked whole), which are used in order without drawing."""
+        cdef Core core = Core.__new__(Core)
+        core.config = config
+        core._pin(pack_deals(pinned))
+        if hasattr(seed, "__index__"):  # an int (bool and numpy ints too)
+            core.reseed(seed)
+        else:
+            core.mt_state = _seed_state(seed)
+        game_start(&core.g, &config.c)
+        return core
 
-    cdef int _bind(self, CoreConfig cfg, bytes pinned) except -1:
-        memset(&self.g, 0, sizeof(Game))
-        self.cfg = cfg
-        self.c = &cfg.c
+    cdef int _pin(self, bytes pinned) except -1:
         if len(pinned) % DEAL_SIZE:
             raise ValueError("lunar core: pinned deals of 48 cards each")
-        self.pinned = pinned
+        self._pinned = pinned
         self.g.pinned = <const uint8_t*><const char*>pinned
         self.g.pinned_count = len(pinned) // DEAL_SIZE
         return 0
 
-    def start(self):
-        """Deal the first round (the game's start)."""
-        game_start(&self.g, self.c)
-
     # --- the generator ------------------------------------------------------------------------
-    def seed(self, seed):
+    def reseed(self, seed):
         """Deal later rounds as ``random.Random(seed)`` would, for an int ``seed``: the
         generator seeded from the 32-bit words of abs(seed), least significant first."""
         value = abs(_as_index(seed))
@@ -918,15 +914,18 @@ cdef class Core:
         cdef uint32_t[::1] key = words
         mt_seed_words(&self.g.mt, &key[0], key.shape[0])
 
-    def rng_state(self) -> tuple:
-        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
+    @property
+    def mt_state(self) -> tuple:
+        """The generator's state as ``random.Random.getstate()[1]`` holds it (624 words
+        and the index); setting one makes later rounds deal on from it."""
+        cdef int i
         return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
 
-    def set_rng_state(self, state) -> None:
-        """Load a state in the form of ``random.Random.getstate()[1]`` (624 words, index)."""
+    @mt_state.setter
+    def mt_state(self, state):
         cdef int i
-        if len(state) != MT_STATE_SIZE:
-            raise ValueError(f"lunar core: a generator state has {MT_STATE_SIZE} numbers")
+        if len(state) != MT_N + 1:
+            raise ValueError(f"lunar core: a generator state has {MT_N + 1} numbers")
         words = [int(w) for w in state]
         if not all(0 <= w < 1 << 32 for w in words) or not 0 <= words[MT_N] <= MT_N:
             raise ValueError("lunar core: a generator state of 32-bit words and an index 0..624")
@@ -934,22 +933,18 @@ cdef class Core:
             self.g.mt.state[i] = words[i]
         self.g.mt.index = words[MT_N]
 
-    def set_rng(self, rng) -> None:
-        """Deal later rounds from where ``rng`` (a ``random.Random``) stands."""
-        self.set_rng_state(rng.getstate()[1])
-
     # --- playing ------------------------------------------------------------------------------
     cpdef int apply(self, int action) except -1:
-        """Apply a legal action of the player to act; returns the events (GAME_OVER,
-        DEALT). The caller checked it: an illegal one raises ValueError here, as a last
-        guard of the C arrays."""
+        """Apply a legal action of the player to act; returns the events. The caller
+        checked it: an illegal one raises ValueError here, as a last guard of the C
+        arrays."""
         if not 0 <= action < NUM_ACTIONS or not (self.g.legal >> action) & 1:
             raise ValueError(f"lunar core: action {action} is not legal")
-        return game_apply(&self.g, self.c, action)
+        return game_apply(&self.g, &self.config.c, action)
 
     def refresh_legal(self):
         """Recompute the legal moves (after the game was changed from outside)."""
-        self.g.legal = compute_legal(&self.g, self.c)
+        self.g.legal = compute_legal(&self.g, &self.config.c)
 
     @property
     def legal(self):
@@ -959,28 +954,39 @@ cdef class Core:
     def current_player(self):
         return self.g.current_player
 
-    def observation(self, int player):
+    def observe(self, int player):
         """``player``'s observation: a new float32 array."""
-        check(player, self.c.num_players, "player")
-        out = _new_floats(self.c.obs_size)
-        game_observe(&self.g, self.c, player, _floats(out))
+        check(player, self.config.c.num_players, "player")
+        out = np.empty(self.config.c.obs_size, np.float32)
+        game_observe(&self.g, &self.config.c, player, _floats(out))
         return out
 
     def master(self):
         """Every feature of the game, each player's private ones included (the global
-        state), laid out as ``layout.py``'s master vector: a new float32 array."""
-        out = _new_floats(self.c.master_size)
-        write_features(&self.g, self.c, -1, _floats(out))
+        state), in the master order of ``layout.py``: a new float32 array."""
+        out = np.empty(self.config.c.master_size, np.float32)
+        write_features(&self.g, &self.config.c, -1, _floats(out))
         return out
 
     def scores(self) -> list:
+        """Each player's team score (partners share it)."""
         cdef int p
-        return [self.g.team_scores[p % 2] for p in range(self.c.num_players)]
+        return [self.g.team_scores[p % 2] for p in range(self.config.c.num_players)]
+
+    def standing_keys(self) -> list:
+        cdef int p
+        return [(self.g.team_scores[p % 2],) for p in range(self.config.c.num_players)]
+
+    def returns(self) -> list:
+        cdef double out[MAX_PLAYERS]
+        cdef int p
+        game_returns(&self.g, &self.config.c, out)
+        return [out[p] for p in range(self.config.c.num_players)]
 
     # --- reading the game -----------------------------------------------------------------------
     @property
     def num_players(self):
-        return self.c.num_players
+        return self.config.c.num_players
 
     @property
     def phase(self):
@@ -1049,21 +1055,21 @@ cdef class Core:
     @property
     def hands(self):
         """``hands[p][c]``: p's cards of identity c."""
-        return self._rows(self.g.hands, self.c.num_players)
+        return self._rows(self.g.hands, self.config.c.num_players)
 
     @property
     def passed(self):
         """``passed[p][c]``: cards p put aside for the partner (4 players)."""
-        return self._rows(self.g.passed, self.c.num_players)
+        return self._rows(self.g.passed, self.config.c.num_players)
 
     @property
     def received(self):
         """``received[p][c]``: cards p received from the partner (4 players)."""
-        return self._rows(self.g.received, self.c.num_players)
+        return self._rows(self.g.received, self.config.c.num_players)
 
     @property
     def played_from_hand(self):
-        return self._rows(self.g.played_from_hand, self.c.num_players)
+        return self._rows(self.g.played_from_hand, self.config.c.num_players)
 
     @property
     def kept(self):
@@ -1073,7 +1079,7 @@ cdef class Core:
     @property
     def hand_bits(self):
         cdef int p
-        return [self.g.hand_bits[p] for p in range(self.c.num_players)]
+        return [self.g.hand_bits[p] for p in range(self.config.c.num_players)]
 
     @property
     def sky(self):
@@ -1103,19 +1109,24 @@ cdef class Core:
     def voids(self):
         """Per player, the suits it proved absent from its hand by not following."""
         cdef int p
-        return [self.g.voids[p] for p in range(self.c.num_players)]
+        return [self.g.voids[p] for p in range(self.config.c.num_players)]
 
     @property
     def picks(self):
         """Per player, the pass picks made this round."""
         cdef int p
-        return [self.g.picks[p] for p in range(self.c.num_players)]
+        return [self.g.picks[p] for p in range(self.config.c.num_players)]
 
     @property
     def order(self):
-        """The round's (suit deck, rank deck) order: the chance outcome of its deal."""
+        """The round's (suit deck, rank deck) order."""
         cdef int t, i
         return tuple([tuple([self.g.order[t][i] for i in range(TYPE_DECK)]) for t in range(2)])
+
+    @property
+    def deal(self):
+        """The chance outcome of the round's deal, as the chance record holds it."""
+        return self.order
 
     @property
     def deck_pos(self):
@@ -1145,24 +1156,25 @@ cdef class Core:
         self.g.team_scores[0], self.g.team_scores[1] = a, b
 
     # --- changing the round from outside (re-sampling) ------------------------------------------
-    cdef void _counts(self, int8_t* row, counts, int limit) except *:
+    cdef int _counts(self, int8_t* row, counts, int limit) except -1:
         cdef int k
         if len(counts) != NUM_CARDS:
             raise ValueError(f"lunar core: {len(counts)} card counts, not {NUM_CARDS}")
         values = [check(counts[k], limit + 1, "card count") for k in range(NUM_CARDS)]
         for k in range(NUM_CARDS):
             row[k] = values[k]
+        return 0
 
     def set_hand(self, int p, counts):
         """Give p these cards (re-sampling hidden hands)."""
-        check(p, self.c.num_players, "player")
+        check(p, self.config.c.num_players, "player")
         self._counts(self.g.hands[p], counts, TYPE_DECK)
         hand_changed(&self.g, p)
 
     def set_passed(self, int p, counts):
         """p's pass picks: the cards and, from them, the count per type."""
         cdef int k
-        check(p, self.c.num_players, "player")
+        check(p, self.config.c.num_players, "player")
         self._counts(self.g.passed[p], counts, TYPE_DECK)
         self.g.pick_types[p][0] = self.g.pick_types[p][1] = 0
         for k in range(NUM_CARDS):
@@ -1170,16 +1182,13 @@ cdef class Core:
 
     def set_received(self, int p, counts):
         """The cards p received from its partner (4 players)."""
-        check(p, self.c.num_players, "player")
+        check(p, self.config.c.num_players, "player")
         self._counts(self.g.received[p], counts, TYPE_DECK)
 
     def set_order(self, order):
         """The round's (suit deck, rank deck), 24 cards each, every card of its type
         (checked: ValueError naming what is wrong, and nothing changed)."""
-        cdef int t, i
-        for t in range(2):
-            if len(order[t]) != TYPE_DECK:
-                raise ValueError(f"lunar core: a deck of {len(order[t])} cards, not {TYPE_DECK}")
+        cdef int i
         suits, ranks = check_deal(order)
         for i in range(TYPE_DECK):
             self.g.order[0][i] = suits[i]
@@ -1196,7 +1205,7 @@ cdef class Core:
                    order=self.order, deck_pos=self.deck_pos, tiles=self.tiles,
                    trick=self.trick, last_trick=self.last_trick,
                    team_scores=self.team_scores, last_points=self.last_points,
-                   rng=self.rng_state())
+                   mt_state=self.mt_state)
         return out
 
     def load(self, fields: dict) -> None:
@@ -1206,8 +1215,8 @@ cdef class Core:
         staged._load(fields)
         self.g = staged.g
 
-    cdef void _load(self, dict fields) except *:
-        cdef int p, k, t, i, n = self.c.num_players
+    cdef int _load(self, dict fields) except -1:
+        cdef int p, k, t, i, n = self.config.c.num_players
         cdef Game* g = &self.g
         if fields["num_players"] != n or len(fields["trick"]) > 4:
             raise ValueError("lunar core: fields of another player count, or a trick of more "
@@ -1231,11 +1240,9 @@ cdef class Core:
             self._counts(g.passed[p], fields["passed"][p], TYPE_DECK)
             self._counts(g.received[p], fields["received"][p], TYPE_DECK)
             self._counts(g.played_from_hand[p], fields["played_from_hand"][p], TYPE_DECK)
-            g.hand_bits[p] = 0
+            hand_changed(g, p)
             g.pick_types[p][0] = g.pick_types[p][1] = 0
             for k in range(NUM_CARDS):
-                if g.hands[p][k]:
-                    g.hand_bits[p] |= 1u << k
                 g.pick_types[p][card_type(k)] += g.passed[p][k]
             g.voids[p] = check(fields["voids"][p], SUIT_BITS + 1, "void set")
             g.picks[p] = check(fields["picks"][p], 2 * PASS_PER_TYPE + 1, "pick count")
@@ -1276,13 +1283,15 @@ cdef class Core:
         self.team_scores = fields["team_scores"]
         a, b = (int(s) for s in fields["last_points"])
         g.last_points[0], g.last_points[1] = a, b
-        self.set_rng_state(fields["rng"])
+        self.mt_state = fields["mt_state"]
+        return 0
 
     # --- copies ---------------------------------------------------------------------------------
     def copy(self) -> Core:
         """An independent copy (one struct copy)."""
         cdef Core other = Core.__new__(Core)
-        other._bind(self.cfg, self.pinned)
+        other.config = self.config
+        other._pinned = self._pinned
         other.g = self.g
         return other
 
@@ -1293,12 +1302,16 @@ cdef class Core:
         return self.copy()
 
     def __reduce__(self):
-        return _restore, (self.cfg, self.pinned, self.fields())
+        return _restore, (self.config, self._pinned or b"", self.fields())
 
 
-def _restore(CoreConfig cfg, bytes pinned, dict fields):
+def _restore(CoreConfig config, bytes pinned, dict fields):
     """Unpickle a Core (its C fields travel as plain Python values)."""
     cdef Core core = Core.__new__(Core)
-    core._bind(cfg, pinned)
+    core.config = config
+    core._pin(pinned)
     core._load(fields)
     return core
+
+
+include "../batch.pxi"

@@ -22,14 +22,13 @@ Actions (one flat space of 40 at both player counts):
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import numpy as np
 
-from catzoo.games.base import GameState
+from catzoo.games.compiled import CompiledState
+from catzoo.games.lunar import core as _core
 from catzoo.games.lunar.core import (  # noqa: F401  (the game's constants, re-exported)
     BLACK,
-    DEALT,
     HAND_BASE,
     NUM_ACTIONS,
     PASS,
@@ -40,97 +39,64 @@ from catzoo.games.lunar.core import (  # noqa: F401  (the game's constants, re-e
     TRUMP,
     TRUMP_BASE,
     WHITE,
-    Core,
     card_type,
-    make_config,
-    pack_deals,
 )
 from catzoo.games.lunar.layout import layout_for
 from catzoo.games.lunar.options import SUITS, LunarOptions, card_name
 
 PHASES = ("pass", "trump", "play")
 TILE_NAMES = ("black", "white")
+_DEALT = int(_core.CoreEvent.DEALT)
 
 
-@cache
-def core_config(options: LunarOptions):
-    """The C form of ``options``, built once per options."""
-    return make_config(options)
-
-
-class LunarState(GameState):
+class LunarState(CompiledState):
     game_name = "lunar"
     env_version = 0
     options_cls = LunarOptions
     num_actions = NUM_ACTIONS
-    # lists of the game that a copy must not share with the original; what they hold is
-    # never changed in place
+    core_module = _core
+    # Team results (+1 / -1 to whole teams) are not GameState.returns' rule over the
+    # standing keys.
+    generic_standing = False
     _game_lists = ("chance", "history", "round_scores")
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        o = self.options
-        self.num_players = o.num_players
-        self.layout = layout_for(o.num_players)
+        self.num_players = self.options.num_players
+        self.layout = layout_for(self.num_players)
         self.observation_size = self.layout.obs_size
         self.round_scores: list[tuple[int, int]] = []
-        # The round's pass picks are its first actions: 4 per player from the start player.
         self._round_begin = 0
-        # Pinned deals are checked whole before they reach the core's arrays.
-        core = Core(core_config(o), 0, pack_deals(self._pinned_chance))
-        if isinstance(self.seed, int):
-            core.seed(self.seed)  # deals as random.Random(seed), seeded in C
-        else:  # None (fresh entropy) or another type random.Random accepts
-            core.set_rng(self.__dict__.pop("_rng_before_setup"))
-        self.__dict__.pop("_rng_before_setup", None)
-        core.start()
+
+    def _on_deal(self) -> None:
+        # The round's pass picks are its first actions: 4 per player from the start player.
+        self._round_begin = len(self.history)
+
+    # The core keeps no feature vector (it writes observations from the game when asked,
+    # core.pyx), so it has no buffer: ``master`` is written when read.
+    def _use_core(self, core) -> None:
         self._core = core
-        self.chance.append(core.order)
         self.current_player = core.current_player
         self._legal = core.legal
 
-    # The core deals later rounds from its own copy of CPython's generator; ``rng`` reads
-    # it as a ``random.Random`` (a snapshot) and setting it loads another's state (the
-    # search bots give each determinization a fresh one).
-    @property
-    def rng(self) -> random.Random:
-        core = self.__dict__.get("_core")
-        if core is None:
-            return self.__dict__.get("_rng_before_setup")
-        rng = random.Random()
-        rng.setstate((3, core.rng_state(), None))
-        return rng
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
-    @rng.setter
-    def rng(self, rng: random.Random) -> None:
-        core = self.__dict__.get("_core")
-        if core is None:  # GameState.new, before _setup
-            self.__dict__["_rng_before_setup"] = rng
-        else:
-            core.set_rng(rng)
+    def state_vector(self) -> np.ndarray:
+        return self._core.master()
 
-    # --- the game ------------------------------------------------------------------------
+    master = property(state_vector, doc="The global feature vector (a new array).")
+
     def apply_unchecked(self, action: int) -> None:
         self.history.append(action)
         core = self._core
         events = core.apply(action)
-        if events:
-            self._round_scored(events)
         self.current_player = core.current_player
         self._legal = core.legal
-
-    def _round_scored(self, events: int) -> None:
-        """A round ended (the core scored it, and dealt the next one or ended the game):
-        the score record, and the chance record of the new deal."""
-        core = self._core
-        self.round_scores.append(core.last_points)
-        if events & DEALT:
-            self.chance.append(core.order)
-            self._round_begin = len(self.history)
-
-    def _compute_legal(self) -> int:
-        self._core.refresh_legal()
-        return self._core.legal
+        if events:  # every event ends a round: the core scored it
+            self.round_scores.append(core.last_points)
+            if events & _DEALT:
+                self._record_chance()
 
     # --- the game in progress, read from the core --------------------------------------------
     hands = property(lambda self: self._core.hands, doc="``hands[p][c]``: p's cards of identity c.")
@@ -182,57 +148,10 @@ class LunarState(GameState):
         return [[first + ((q - start) % n) * 2 * PASS_PER_TYPE + i for i in range(made)]
                 for q, made in enumerate(self._core.picks)]
 
-    # --- results ------------------------------------------------------------------------
-    def scores(self) -> list[float]:
-        """Each player's team score (partners share it)."""
-        return self._core.scores()
-
-    def standing_keys(self) -> list[tuple]:
-        return [(s,) for s in self._core.scores()]
-
-    def returns(self) -> np.ndarray:
-        """+1 to each member of the team ahead, -1 to each member of the team behind,
-        0 to all on a tie (partners always get the same)."""
-        a, b = self._core.team_scores
-        sign = (a > b) - (a < b)
-        return np.array([sign if p % 2 == 0 else -sign for p in range(self.num_players)],
-                        dtype=np.float64)
-
-    # --- observations ---------------------------------------------------------------------
-    # The core writes an observation from the game's state when asked (the layout's
-    # order, layout.py); ``master`` is the whole feature vector in the layout's master
-    # order, every private block included.
-    def observation(self, player: int) -> np.ndarray:
-        return self._core.observation(player)
-
-    def state_vector(self) -> np.ndarray:
-        return self._core.master()
-
-    master = property(state_vector, doc="The global feature vector (a new array).")
-
     # --- copies and determinization -----------------------------------------------------------
     def teams(self) -> tuple[tuple[int, ...], ...]:
         # [R] partners sit opposite.
         return ((0, 2), (1, 3)) if self.num_players == 4 else ((0,), (1,))
-
-    def clone(self) -> LunarState:
-        """A copy playing on exactly as this game does (its generator copied too)."""
-        return self._copy_with(self._core.copy())
-
-    def _copy(self, seed: int) -> LunarState:
-        """A copy dealing its later rounds from ``random.Random(seed)`` (re-sampling gives
-        each determinization unforeseeable later deals)."""
-        core = self._core.copy()
-        core.seed(seed)
-        return self._copy_with(core)
-
-    def _copy_with(self, core: Core) -> LunarState:
-        c = self.__class__.__new__(self.__class__)
-        c.__dict__.update(self.__dict__)
-        c._core = core
-        for name in self._game_lists:
-            setattr(c, name, list(getattr(self, name)))
-        return c
 
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> LunarState:
         from catzoo.games.lunar.resample import resample
