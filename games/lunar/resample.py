@@ -89,7 +89,7 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
     n = state.num_players
     deals = [_plus(state.hands[q], state.passed[q]) for q in range(n)]
     others = [q for q in range(n) if q != v]
-    pool = [_by_type([k for q in others for k in _cards(deals[q])], t) for t in (0, 1)]
+    pool = [_by_type([card for q in others for card in _cards(deals[q])], t) for t in (0, 1)]
     for t in (0, 1):
         rng.shuffle(pool[t])
     new_deals = [None] * n
@@ -114,7 +114,7 @@ def _deal_hidden(state, v: int, rng: random.Random, attempts: int):
     """New hands for the other players (and the hidden deck cards with 2 players)."""
     n = state.num_players
     others = [q for q in range(n) if q != v]
-    hidden = [k for q in others for k in _cards(state.hands[q])]
+    hidden = [card for q in others for card in _cards(state.hands[q])]
     if n == 2:
         for t in (0, 1):
             hidden += list(state._order[t][state._deck_pos[t]:])
