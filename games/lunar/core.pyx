@@ -40,7 +40,7 @@ from cpython.buffer cimport (
     PyBuffer_Release,
     PyObject_GetBuffer,
 )
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
@@ -51,6 +51,7 @@ include "../range_check.pxi"  # check(value, limit, what)
 cdef int check_opt(int value, int limit, str what) except -2:
     """``check``, letting -1 (nobody, no suit) through."""
     return -1 if value == -1 else check(value, limit, what)
+
 
 # The game's constants, exported to Python as module attributes (options.py, state.py,
 # resample.py, the heuristic and the views import them from here).
@@ -110,7 +111,6 @@ BLOCK_NAMES = (("hand", 12, "private"), ("passed", 12, "private"), ("received", 
                ("leader", 1, "seat"), ("played", 12, "public"), ("track", 1, "seat"),
                ("kept_stars", 1, "seat"), ("score", 1, "seat"), ("lead_tiles", 2, "seat"),
                ("round_start", 1, "seat"))
-
 
 
 ctypedef struct Config:
