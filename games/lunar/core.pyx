@@ -542,6 +542,13 @@ cdef inline float kept_stars_feature(int stars) noexcept nogil:
     return <float>(v if v < 4.0 else 4.0)
 
 
+cdef inline int seat_of(int q, int rot, int n) noexcept nogil:
+    """The seat of player q in a view rotated by ``rot`` (0 <= rot <= n): (q + rot) % n
+    without a division."""
+    cdef int s = q + rot
+    return s - n if s >= n else s
+
+
 cdef void write_features(const Game* g, const Config* c, int viewer, float* out) noexcept nogil:
     """``viewer``'s observation (viewer >= 0: seats relative to it, its private blocks
     only), or with viewer -1 the master vector (seats absolute, every player's private
@@ -549,8 +556,10 @@ cdef void write_features(const Game* g, const Config* c, int viewer, float* out)
     ``c.master_at``); what each holds is written here."""
     cdef const int* at = &c.obs_at[0] if viewer >= 0 else &c.master_at[0]
     cdef int n = c.num_players, p, q, k, t, i, base, seat, first, last, rot
+    cdef float track_f[2]
+    cdef float kept_f[2]
+    cdef float score_f[2]
     memset(out, 0, (c.obs_size if viewer >= 0 else c.master_size) * sizeof(float))
-    # seat of player q: (q + rot) % n
     if viewer >= 0:
         rot, first, last = n - viewer, viewer, viewer + 1
     else:
@@ -571,27 +580,31 @@ cdef void write_features(const Game* g, const Config* c, int viewer, float* out)
     out[at[B_PHASE] + g.phase] = 1.0
     for k in range(NUM_SUITS):
         if g.turned_by[k] >= 0:
-            out[at[B_TURNED] + (g.turned_by[k] + rot) % n * NUM_SUITS + k] = 1.0
+            out[at[B_TURNED] + seat_of(g.turned_by[k], rot, n) * NUM_SUITS + k] = 1.0
     if g.trump >= 0:
         out[at[B_TRUMP] + g.trump] = 1.0
     for i in range(g.trick_length):
         base = at[B_TRICK_SKY] if g.trick_from_sky[i] else at[B_TRICK_HAND]
-        out[base + (g.trick_player[i] + rot) % n * NUM_CARDS + g.trick_card[i]] = 1.0
+        out[base + seat_of(g.trick_player[i], rot, n) * NUM_CARDS + g.trick_card[i]] = 1.0
     if g.lead_suit >= 0:
         out[at[B_LEAD_SUIT] + g.lead_suit] = 1.0
     if g.lead_by >= 0:
-        out[at[B_LEAD_BY] + (g.lead_by + rot) % n] = 1.0
-    out[at[B_LEADER] + (g.leader + rot) % n] = 1.0
+        out[at[B_LEAD_BY] + seat_of(g.lead_by, rot, n)] = 1.0
+    out[at[B_LEADER] + seat_of(g.leader, rot, n)] = 1.0
     for k in range(NUM_CARDS):
         out[at[B_PLAYED] + k] = THIRDS[g.played[k]]
+    for t in range(2):  # team features, at each member's seat
+        track_f[t] = TWELFTHS[g.track[t]]
+        kept_f[t] = kept_stars_feature(g.kept_stars[t])
+        score_f[t] = score_feature(g.team_scores[t])
     for q in range(n):
-        seat = (q + rot) % n
-        out[at[B_TRACK] + seat] = TWELFTHS[g.track[q % 2]]
-        out[at[B_KEPT_STARS] + seat] = kept_stars_feature(g.kept_stars[q % 2])
-        out[at[B_SCORE] + seat] = score_feature(g.team_scores[q % 2])
+        seat = seat_of(q, rot, n)
+        out[at[B_TRACK] + seat] = track_f[q & 1]
+        out[at[B_KEPT_STARS] + seat] = kept_f[q & 1]
+        out[at[B_SCORE] + seat] = score_f[q & 1]
     for t in range(2):
-        out[at[B_LEAD_TILES] + (g.tiles[t] + rot) % n * 2 + t] = 1.0
-    out[at[B_ROUND_START] + (g.round_start + rot) % n] = 1.0
+        out[at[B_LEAD_TILES] + seat_of(g.tiles[t], rot, n) * 2 + t] = 1.0
+    out[at[B_ROUND_START] + seat_of(g.round_start, rot, n)] = 1.0
 
 
 # --- the C interface of every core (games/batch.pxi, CORE_CONTRACT.md) -----------------------
