@@ -208,3 +208,12 @@ def test_cores_pickle_with_their_pinned_deals():
     again = pickle.loads(pickle.dumps(core))
     assert again.fields() == core.fields() and again.order == first
     assert check_deal(first) == first
+
+
+def test_the_trick_winner_checks_what_indexes_its_arrays():
+    from catzoo.games.lunar import trick_winner
+
+    with pytest.raises(ValueError, match="card 12 is out of range"):
+        trick_winner([(0, 12)], trump=0, lead_team=0, last_team=1)
+    with pytest.raises(ValueError, match="player -1 is out of range"):
+        trick_winner([(-1, 0)], trump=0, lead_team=0, last_team=1)
