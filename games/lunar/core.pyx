@@ -158,7 +158,9 @@ ctypedef struct Game:
     int round_index         # rounds scored so far
     int over
     int64_t team_scores[2]
-    int64_t last_points[2]  # the points of the last round scored
+    int64_t last_points[2]  # the last round scored: its points,
+    int last_track[2]       # each team's trick-track position at its end,
+    int last_kept_stars[2]  # and the stars on each team's kept cards
     int has_last_trick
     int last_winner
     int8_t last_player[4]
@@ -422,6 +424,7 @@ cdef int end_round(Game* g, const Config* c) noexcept nogil:
     cdef int t, n = c.num_players
     cdef int64_t a, b
     for t in range(2):
+        g.last_track[t], g.last_kept_stars[t] = g.track[t], g.kept_stars[t]
         g.last_points[t] = points_of(c.track_stars, g.track[t], g.kept_stars[t])
         g.team_scores[t] += g.last_points[t]
     g.round_index += 1
@@ -1157,6 +1160,14 @@ cdef class Core:
         return (self.g.last_points[0], self.g.last_points[1])
 
     @property
+    def last_round(self):
+        """What the last round scored was scored from: each team's trick-track position
+        and kept stars at its end, and the points."""
+        return {"track": [self.g.last_track[0], self.g.last_track[1]],
+                "kept_stars": [self.g.last_kept_stars[0], self.g.last_kept_stars[1]],
+                "points": self.last_points}
+
+    @property
     def team_scores(self):
         return [self.g.team_scores[0], self.g.team_scores[1]]
 
@@ -1217,7 +1228,7 @@ cdef class Core:
                    kept_stars=self.kept_stars, voids=self.voids, picks=self.picks,
                    order=self.order, deck_pos=self.deck_pos, tiles=self.tiles,
                    trick=self.trick, last_trick=self.last_trick,
-                   team_scores=self.team_scores, last_points=self.last_points,
+                   team_scores=self.team_scores, last_round=self.last_round,
                    mt_state=self.mt_state)
         return out
 
@@ -1294,8 +1305,11 @@ cdef class Core:
                 g.last_from_sky[i] = bool(from_sky)
             g.last_winner = check(winner, 2, "team")
         self.team_scores = fields["team_scores"]
-        a, b = (int(s) for s in fields["last_points"])
-        g.last_points[0], g.last_points[1] = a, b
+        last = fields["last_round"]
+        for t in range(2):
+            g.last_points[t] = int(last["points"][t])
+            g.last_track[t] = check(last["track"][t], TRICKS_PER_ROUND + 1, "track position")
+            g.last_kept_stars[t] = check(last["kept_stars"][t], 1 << 30, "star count")
         self.mt_state = fields["mt_state"]
         return 0
 

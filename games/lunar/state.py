@@ -58,14 +58,16 @@ class LunarState(CompiledState):
     # Team results (+1 / -1 to whole teams) are not GameState.returns' rule over the
     # standing keys.
     generic_standing = False
-    _game_lists = ("chance", "history", "round_scores")
+    _game_lists = ("chance", "history", "round_scores", "round_records")
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
         self.num_players = self.options.num_players
         self.layout = layout_for(self.num_players)
         self.observation_size = self.layout.obs_size
+        # per finished round: its points per team, and what they were scored from
         self.round_scores: list[tuple[int, int]] = []
+        self.round_records: list[dict] = []
         self._round_begin = 0
 
     def _on_deal(self) -> None:
@@ -94,7 +96,9 @@ class LunarState(CompiledState):
         self.current_player = core.current_player
         self._legal = core.legal
         if events:  # every event ends a round: the core scored it
-            self.round_scores.append(core.last_points)
+            record = core.last_round
+            self.round_scores.append(record["points"])
+            self.round_records.append(record)
             if events & _DEALT:
                 self._record_chance()
 
