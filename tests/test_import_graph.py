@@ -36,6 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     # CatZoo inside other libraries (RLlib): the envs, bots, checkpoints and league, and
     # the arena's Ray connection
     "integrations": {"games", "envs", "policies", "training", "arena"},
+    "vector": {"games"},  # the batched engine: the games' compiled cores
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).
 ENGINE_FORBIDDEN = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")

@@ -70,7 +70,7 @@ class VectorGame:
         self.observation_shape = (self.obs_size,)
         self.single_observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, self.observation_shape,
                                                    np.float32)
-        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.single_action_space: spaces.Discrete = spaces.Discrete(self.num_actions)
         self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (num_envs, self.obs_size),
                                             np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))

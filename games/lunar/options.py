@@ -10,21 +10,22 @@ from dataclasses import dataclass
 
 from catzoo.games.base import OptionsError, check_choice, int_sequence, is_int, str_sequence
 
+# The game's constants are defined once, in the compiled core, and re-exported here.
+from catzoo.games.lunar.core import (  # noqa: F401
+    DEAL_PER_TYPE,
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    PASS_PER_TYPE,
+    RANK_COPIES,
+    SKY_PER_TYPE,
+    SUIT_COPIES,
+    TRICKS_PER_ROUND,
+)
+
 GAME = "lunar"
 
 SUITS = ("wolf", "owl", "lynx", "bat")
-NUM_SUITS = 4
-NUM_RANKS = 8
-NUM_CARDS = NUM_SUITS + NUM_RANKS  # card identities
-# [R] 6 of each suit, 3 of each rank: 24 + 24 cards.
-SUIT_COPIES = 6
-RANK_COPIES = 3
-# [R] 6 ranks and 6 suits dealt to each player; 4 players pass 2 + 2 to the partner.
-DEAL_PER_TYPE = 6
-PASS_PER_TYPE = 2
-# [R] 2 players: the sky holds 3 ranks and 3 suits.
-SKY_PER_TYPE = 3
-TRICKS_PER_ROUND = 12
 
 # [D] stars beside trick-track positions 0-12: the store text names winning 1-3 or 7-8
 # of the 12 tricks as the good results (docs/rules/lunar.md, "Trick track").
