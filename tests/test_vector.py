@@ -184,7 +184,7 @@ def test_threads_play_the_same_games(game, players):
     a, b = one.reset(), two.reset()
     rng = np.random.default_rng(0)
     ended = 0
-    for _ in range(600):
+    for _ in range(1000):  # a few games per slot: a full CATsle game lasts 200-350 steps
         actions = uniform_actions(a[1], rng)
         a, b = one.step(actions), two.step(actions)
         for x, y in zip(a, b):

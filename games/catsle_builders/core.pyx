@@ -32,6 +32,7 @@ from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 import numpy as np
 
 include "../mt19937.pxi"
+include "../core_common.pxi"  # CoreEvent (GAME_OVER, DEALT), standing_returns
 
 
 # The game's constants, exported to Python (state.py, layout.py, options.py, the
@@ -60,9 +61,6 @@ cpdef enum:
     BOARD_FEATURES = 40
     CARD_FEATURES = 17
     RANK_FEATURES = 5
-    # events of game_apply
-    GAME_OVER = 1
-    DEALT = 2
 
 cdef enum:
     MAX_ACTIONS = 125
@@ -552,24 +550,19 @@ cdef inline int last_perfect(const Game* g, int p) noexcept nogil:
     return g.round_perfect[g.scored - 1][p] if g.scored else 0
 
 
+cdef void game_standing_keys(const Game* g, const Config* c, double* keys) noexcept nogil:
+    """Per player (total score, perfect columns in the last round scored): [S] the
+    tie-break is the most perfect columns in the last round's scoring."""
+    cdef int p
+    for p in range(c.n):
+        keys[2 * p] = g.total[p]
+        keys[2 * p + 1] = last_perfect(g, p)
+
+
 cdef void game_returns(const Game* g, const Config* c, double* out) noexcept nogil:
-    """``GameState.returns``: per player the mean over the others of +1 / 0 / -1 for
-    finishing ahead / tied / behind, the standing keys compared in order."""
-    cdef int i, j, s, n = c.n
-    cdef int a0, a1, b0, b1
-    for i in range(n):
-        s = 0
-        a0, a1 = g.total[i], last_perfect(g, i)
-        for j in range(n):
-            if j == i:
-                continue
-            b0, b1 = g.total[j], last_perfect(g, j)
-            # [S] tie-break: most perfect columns in the last round's scoring.
-            if a0 > b0 or (a0 == b0 and a1 > b1):
-                s += 1
-            elif a0 < b0 or (a0 == b0 and a1 < b1):
-                s -= 1
-        out[i] = s / <double>(n - 1 if n > 1 else 1)
+    cdef double keys[2 * MAX_PLAYERS]
+    game_standing_keys(g, c, keys)
+    standing_returns(keys, 2, c.n, out)
 
 
 # --- Python: the rule helpers tests, the heuristic and the views call ----------------------
@@ -688,122 +681,114 @@ def make_config(options) -> CoreConfig:
 
 # --- Python: one game ------------------------------------------------------------------------
 
-cdef int check(int value, int limit, str what) except -1:
-    if not 0 <= value < limit:
-        raise ValueError(f"catsle_builders core: {what} {value} is out of range 0..{limit - 1}")
-    return value
+include "../range_check.pxi"  # check(value, limit, what)
 
 
 def _seed_words(seed) -> list:
     """The 32-bit words ``random.seed`` uses for an int seed: abs(seed)'s, least
     significant first (one word, 0, for 0)."""
-    seed = abs(int(seed))
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
+    n = abs(seed.__index__())
     words = []
     while True:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-        if not seed:
+        words.append(n & 0xFFFFFFFF)
+        n >>= 32
+        if not n:
             return words
 
 
-def _restore(options, bytes data):
-    cdef Core core = Core(make_config(options))
-    if len(data) != sizeof(Game):
-        raise ValueError(f"catsle_builders core: a saved game of {len(data)} bytes, "
-                         f"expected {sizeof(Game)}")
-    memcpy(&core.g, <const char*>data, sizeof(Game))
-    return core
+cdef void _seed(MT* mt, seed) except *:
+    """Seed ``mt`` as ``random.Random(seed)`` is seeded, for an int seed of any size."""
+    words = _seed_words(seed)
+    cdef uint32_t* key = <uint32_t*>malloc(len(words) * sizeof(uint32_t))
+    cdef int i
+    if key == NULL:
+        raise MemoryError()
+    for i in range(len(words)):
+        key[i] = words[i]
+    mt_seed_words(mt, key, len(words))
+    free(key)
+
+
+cdef _check_int(value, int limit, str what):
+    if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value < limit:
+        raise ValueError(f"catsle_builders: {what} {value!r} must be an int in 0..{limit - 1}")
+    return value.__index__()
 
 
 cdef class Core:
-    """One game, for the Python state: ``start`` deals (after ``seed`` or ``set_rng_state``
-    and ``pin``), ``apply`` plays a legal action and returns the events (``GAME_OVER``,
-    ``DEALT``), the properties read the game back, ``copy`` is a struct copy."""
+    """One game of CATsle Builders for the Python state (``CatsleBuildersState._core``).
+
+    ``apply`` returns the events (``CoreEvent``: ``GAME_OVER``, ``DEALT``); the player to
+    act and the legal moves are then ``current_player`` and ``legal`` (a bit set over the
+    actions). The master feature vector is this object's buffer (read-only).
+    """
 
     cdef Game g
     cdef readonly CoreConfig config
-    cdef const Config* c
 
-    def __init__(self, CoreConfig config):
-        self.config = config
-        self.c = &config.c
-        memset(&self.g, 0, sizeof(Game))
-        self.g.current = NOBODY
+    @staticmethod
+    def new(CoreConfig config, seed, pinned=()) -> Core:
+        """A new game: ``seed`` an int (its 32-bit words seed the generator as
+        ``random.Random(seed)`` does); ``pinned`` the first chance outcomes (the first
+        player, then each round's deal as (hands, undealt)), checked here and used in
+        order before the generator draws."""
+        cdef Core core = Core.__new__(Core)
+        core.config = config
+        core._pin(tuple(pinned))
+        _seed(&core.g.mt, seed)
+        game_start(&core.g, &config.c)
+        return core
 
-    def __reduce__(self):
-        return _restore, (self.config.options, (<char*>&self.g)[:sizeof(Game)])
-
-    cpdef Core copy(self):
-        cdef Core other = Core.__new__(Core)
-        other.config = self.config
-        other.c = self.c
-        memcpy(&other.g, &self.g, sizeof(Game))
-        return other
-
-    # --- chance ---------------------------------------------------------------------------
-    def seed(self, seed) -> None:
-        """Seed the generator as ``random.Random(seed)`` does for an int ``seed``."""
-        words = _seed_words(seed)
-        cdef uint32_t* key = <uint32_t*>malloc(len(words) * sizeof(uint32_t))
-        if key == NULL:
-            raise MemoryError()
-        for i, w in enumerate(words):
-            key[i] = w
-        mt_seed_words(&self.g.mt, key, len(words))
-        free(key)
-
-    def set_rng_state(self, state) -> None:
-        """Take over a ``random.Random``'s state (its ``getstate()``)."""
-        version, internal, _ = state
-        if version != 3 or len(internal) != MT_N + 1 or not 0 <= internal[MT_N] <= MT_N:
-            raise ValueError("catsle_builders core: not a random.Random state")
-        for i in range(MT_N):
-            self.g.mt.state[i] = internal[i]
-        self.g.mt.index = internal[MT_N]
-
-    def rng_state(self) -> tuple:
-        """The generator's state, for ``random.Random.setstate``."""
-        return (3, tuple(self.g.mt.state[i] for i in range(MT_N)) + (self.g.mt.index,), None)
-
-    def pin(self, start, deals) -> None:
-        """Pinned chance, already checked by the caller: the first player (None: drawn)
-        and the hands (bit sets) of the first rounds, used instead of drawing."""
-        cdef int r, p, n = self.c.n
-        if start is None:
-            self.g.n_pinned = 0
+    cdef void _pin(self, tuple pinned) except *:
+        """Check the pinned chance outcomes fully before any reaches the C arrays: the
+        first player an int in range, each deal ``n`` hands of ``hand_size`` cards and the
+        undealt cards, together each card of the deck once."""
+        cdef Config* c = &self.config.c
+        cdef int r, p, n = c.n
+        cdef uint64_t bits
+        self.g.n_pinned = 0
+        if not pinned:
             return
-        if len(deals) > NUM_ROUNDS:
-            raise ValueError(f"catsle_builders core: {len(deals)} pinned deals")
-        self.g.pinned_start = check(start, n, "pinned first player")
-        for r, hands in enumerate(deals):
-            if len(hands) != n:
-                raise ValueError(f"catsle_builders core: pinned deal {r} has {len(hands)} hands")
+        if len(pinned) > 1 + c.num_rounds:
+            raise ValueError(f"catsle_builders: {len(pinned)} pinned chance outcomes; a game of "
+                             f"{c.num_rounds} round(s) has {1 + c.num_rounds} (the first "
+                             "player, then a deal per round)")
+        start = _check_int(pinned[0], n, "the pinned first player")
+        deck = list(range(c.deck_size))
+        for r in range(len(pinned) - 1):
+            outcome = pinned[1 + r]
+            try:
+                hands, undealt = outcome
+                hands, undealt = [list(hand) for hand in hands], list(undealt)
+            except (TypeError, ValueError):
+                raise ValueError(f"catsle_builders: pinned deal {r + 1} must be (hands, "
+                                 f"undealt), got {outcome!r}") from None
+            if len(hands) != n or any(len(hand) != c.hand for hand in hands):
+                raise ValueError(f"catsle_builders: pinned deal {r + 1} must give {n} hands of "
+                                 f"{c.hand} cards, got sizes {[len(h) for h in hands]}")
+            cards = [_check_int(k, c.deck_size, f"pinned deal {r + 1}: card")
+                     for k in [k for hand in hands for k in hand] + undealt]
+            if sorted(cards) != deck:
+                raise ValueError(f"catsle_builders: pinned deal {r + 1}: the hands and the "
+                                 f"undealt cards must hold each card of 0..{c.deck_size - 1} "
+                                 "once")
             for p in range(n):
-                if not 0 <= hands[p] < (ONE << self.c.deck_size):
-                    raise ValueError(f"catsle_builders core: pinned hand {hands[p]:#x}")
-                self.g.pinned_hands[r][p] = hands[p]
-        self.g.n_pinned = 1 + len(deals)
+                bits = 0
+                for k in hands[p]:
+                    bits |= ONE << <int>k
+                self.g.pinned_hands[r][p] = bits
+        self.g.pinned_start = start
+        self.g.n_pinned = len(pinned)
 
-    def start(self) -> None:
-        game_start(&self.g, self.c)
-
-    def deal_record(self) -> tuple:
-        """This round's deal as the chance record holds it: (hands, undealt), sorted."""
-        cdef int p
-        cdef uint64_t dealt = 0
-        hands = []
-        for p in range(self.c.n):
-            hands.append(tuple(_cards(self.g.dealt[p])))
-            dealt |= self.g.dealt[p]
-        rest = ((ONE << self.c.deck_size) - 1) & ~dealt
-        return tuple(hands), tuple(_cards(rest))
-
-    # --- playing ----------------------------------------------------------------------------
+    # --- playing ---------------------------------------------------------------------------
     cpdef int apply(self, int action) except -1:
-        """Apply a legal action (checked here too: C arrays are indexed by it); the events."""
-        if not game_is_legal(&self.g, self.c, action) or self.g.current == NOBODY:
+        """Apply a legal action of the player to act (the caller checked it: an illegal
+        one raises ValueError here, as a last guard of the C arrays); the events."""
+        if not game_is_legal(&self.g, &self.config.c, action):
             raise ValueError(f"catsle_builders core: action {action} is not legal")
-        return game_apply(&self.g, self.c, action)
+        return game_apply(&self.g, &self.config.c, action)
 
     @property
     def legal(self):
@@ -812,110 +797,125 @@ cdef class Core:
             return <object>self.g.legal_bits << self.g.legal_base
         return self.g.legal_bits
 
-    def is_legal(self, int action) -> bool:
-        return game_is_legal(&self.g, self.c, action)
+    def refresh_legal(self) -> None:
+        """Recompute the legal moves (after a setter)."""
+        set_legal(&self.g)
 
     def mask(self):
+        """The legal moves as a new int8 0/1 array."""
         out = _empty(NUM_ACTIONS, _INT8)
         cdef Py_buffer buf
         PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
-        game_mask(&self.g, self.c, <int8_t*>buf.buf)
+        game_mask(&self.g, &self.config.c, <int8_t*>buf.buf)
         PyBuffer_Release(&buf)
         return out
 
     def observe(self, int player):
-        check(player, self.c.n, "player")
-        out = _empty(self.c.obs_size, _FLOAT32)
+        """``player``'s observation, a new float32 array."""
+        check(player, self.config.c.n, "player")
+        out = _empty(self.config.c.obs_size, _FLOAT32)
         cdef Py_buffer buf
         PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
-        game_observe(&self.g, self.c, player, <float*>buf.buf)
+        game_observe(&self.g, &self.config.c, player, <float*>buf.buf)
         PyBuffer_Release(&buf)
         return out
 
-    def master(self):
-        """A copy of the whole feature vector (every hand included)."""
-        out = np.empty(self.c.master_size, dtype=np.float32)
-        cdef float[::1] view = out
-        memcpy(&view[0], self.g.m, self.c.master_size * sizeof(float))
-        return out
+    # --- the master vector ------------------------------------------------------------------
+    def __getbuffer__(self, Py_buffer* buffer, int flags):
+        # Read-only: only the rules write it (the state's ``master`` is a numpy view of it).
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("the master vector is read-only")
+        buffer.buf = <void*>self.g.m
+        buffer.obj = self
+        buffer.len = self.config.c.master_size * sizeof(float)
+        buffer.readonly = 1
+        buffer.itemsize = sizeof(float)
+        buffer.format = "f"
+        buffer.ndim = 1
+        buffer.shape = NULL
+        buffer.strides = NULL
+        buffer.suboffsets = NULL
+        buffer.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* buffer):
+        pass
 
     # --- results ----------------------------------------------------------------------------
     def scores(self) -> list:
-        return [self.g.total[p] for p in range(self.c.n)]
+        return [self.g.total[p] for p in range(self.config.c.n)]
 
     def standing_keys(self) -> list:
-        # [S] tie-break: most perfect columns in the last round's scoring.
-        return [(self.g.total[p], last_perfect(&self.g, p)) for p in range(self.c.n)]
+        cdef double keys[2 * MAX_PLAYERS]
+        cdef int p
+        game_standing_keys(&self.g, &self.config.c, keys)
+        return [(int(keys[2 * p]), int(keys[2 * p + 1])) for p in range(self.config.c.n)]
 
-    def returns(self):
-        out = np.zeros(self.c.n, dtype=np.float64)
-        cdef double[::1] view = out
-        game_returns(&self.g, self.c, &view[0])
-        return out
+    def returns(self) -> list:
+        cdef double out[MAX_PLAYERS]
+        game_returns(&self.g, &self.config.c, out)
+        return [out[p] for p in range(self.config.c.n)]
 
     # --- reading the game back --------------------------------------------------------------
     @property
-    def current_player(self) -> int:
+    def current_player(self):
         return self.g.current
-
     @property
-    def phase(self) -> int:
+    def phase(self):
         return self.g.phase
-
     @property
-    def leader(self) -> int:
+    def leader(self):
         return self.g.leader
-
     @property
-    def led(self) -> int:
+    def led(self):
         return self.g.led
-
     @property
-    def pending(self) -> int:
+    def pending(self):
         return self.g.pending
-
     @property
     def remaining(self):
         return self.g.remaining
-
     @property
-    def take_rank(self) -> int:
+    def take_rank(self):
         return self.g.take_rank
-
     @property
-    def need(self) -> int:
+    def need(self):
         return self.g.need
-
     @property
-    def round_start(self) -> int:
+    def round_start(self):
         return self.g.round_start
-
     @property
-    def round_index(self) -> int:
+    def round_index(self):
         return self.g.round_index
+    @property
+    def tricks_done(self):
+        return self.g.tricks_done
+    @property
+    def scored(self):
+        """Rounds scored so far (rows of ``round_scores``)."""
+        return self.g.scored
 
     @property
-    def tricks_done(self) -> int:
-        return self.g.tricks_done
+    def hands(self):
+        """Each hand as a bit set of cards."""
+        return [self.g.hands[p] for p in range(self.config.c.n)]
 
-    def hand(self, int player):
-        return self.g.hands[check(player, self.c.n, "player")]
+    @property
+    def voids(self):
+        return [self.g.voids[p] for p in range(self.config.c.n)]
 
-    def hands(self) -> list:
-        return [self.g.hands[p] for p in range(self.c.n)]
+    @property
+    def empty_cols(self):
+        return [self.g.empty_cols[p] for p in range(self.config.c.n)]
 
-    def voids(self) -> list:
-        return [self.g.voids[p] for p in range(self.c.n)]
-
-    def empty_cols(self) -> list:
-        return [self.g.empty_cols[p] for p in range(self.c.n)]
-
-    def trick(self) -> list:
+    @property
+    def trick(self):
         return [(self.g.trick_seat[i], self.g.trick_card[i]) for i in range(self.g.trick_len)]
 
-    def rating(self) -> list:
+    @property
+    def rating(self):
         return [self.g.rating[i] for i in range(self.g.rating_len)]
 
+    @property
     def last_trick(self):
         cdef int i, k = self.g.last_len
         if not k:
@@ -923,81 +923,147 @@ cdef class Core:
         return ([(self.g.last_seat[i], self.g.last_card[i]) for i in range(k)],
                 [self.g.last_rating[i] for i in range(k)])
 
-    def played_by(self) -> list:
+    @property
+    def played_by(self):
         return [[self.g.played_by[p][i] for i in range(self.g.nplayed[p])]
-                for p in range(self.c.n)]
+                for p in range(self.config.c.n)]
 
-    def col_suit(self) -> list:
-        return [[self.g.col_suit[p][k] for k in range(self.c.ncol)] for p in range(self.c.n)]
+    @property
+    def col_suit(self):
+        cdef int p, k
+        return [[self.g.col_suit[p][k] for k in range(self.config.c.ncol)]
+                for p in range(self.config.c.n)]
 
-    def suit_col(self) -> list:
-        return [[self.g.suit_col[p][s] for s in range(NUM_SUITS)] for p in range(self.c.n)]
+    @property
+    def suit_col(self):
+        cdef int p, s
+        return [[self.g.suit_col[p][s] for s in range(NUM_SUITS)] for p in range(self.config.c.n)]
 
     def boards(self, int r) -> list:
         """The columns' cards (in the order placed) of round ``r``'s boards."""
         cdef int p, k, i
-        check(r, NUM_ROUNDS, "round")
+        check(r, self.config.c.num_rounds, "round")
         return [[[self.g.cols[r][p][k][i] for i in range(self.g.colcnt[r][p][k])]
-                 for k in range(self.c.ncol)] for p in range(self.c.n)]
+                 for k in range(self.config.c.ncol)] for p in range(self.config.c.n)]
 
     def board_counts(self, int player) -> list:
-        cdef int r = self.g.round_index
-        check(player, self.c.n, "player")
-        if r == self.c.num_rounds:  # the game is over: the last round's boards
+        """This round's column counts of ``player`` (the last round's once the game is over)."""
+        cdef int k, r = self.g.round_index
+        check(player, self.config.c.n, "player")
+        if r == self.config.c.num_rounds:
             r -= 1
-        return [self.g.colcnt[r][player][k] for k in range(self.c.ncol)]
+        return [self.g.colcnt[r][player][k] for k in range(self.config.c.ncol)]
 
     @property
-    def scored(self) -> int:
-        return self.g.scored
+    def round_scores(self):
+        return [[self.g.round_scores[r][p] for p in range(self.config.c.n)]
+                for r in range(self.g.scored)]
 
-    def round_scores(self) -> list:
-        return [[self.g.round_scores[r][p] for p in range(self.c.n)] for r in range(self.g.scored)]
+    @property
+    def round_perfect(self):
+        return [[self.g.round_perfect[r][p] for p in range(self.config.c.n)]
+                for r in range(self.g.scored)]
 
-    def round_perfect(self) -> list:
-        return [[self.g.round_perfect[r][p] for p in range(self.c.n)] for r in range(self.g.scored)]
+    @property
+    def deal(self):
+        """This round's deal as the chance record holds it: (sorted hands, sorted undealt)."""
+        cdef int p
+        cdef uint64_t dealt = 0
+        hands = []
+        for p in range(self.config.c.n):
+            hands.append(tuple(_cards(self.g.dealt[p])))
+            dealt |= self.g.dealt[p]
+        return tuple(hands), tuple(_cards(((ONE << self.config.c.deck_size) - 1) & ~dealt))
 
-    # --- setting (re-sampling, scenarios) ---------------------------------------------------
+    # --- the generator ---------------------------------------------------------------------
+    @property
+    def mt_state(self):
+        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
+        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
+
+    @mt_state.setter
+    def mt_state(self, state):
+        cdef int i
+        if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
+            raise ValueError("mt_state: 624 words and an index in 0..624")
+        for i in range(MT_N):
+            self.g.mt.state[i] = state[i]
+        self.g.mt.index = state[MT_N]
+
+    def reseed(self, seed) -> None:
+        """Deal the later rounds from a generator seeded with ``seed`` (an int)."""
+        _seed(&self.g.mt, seed)
+
+    # --- changing the game from outside (re-sampling, scenarios) ----------------------------
     def set_hands(self, hands) -> None:
         """New hands (bit sets) for the players in ``hands`` (a dict), their features
-        rewritten; the legal moves follow (the player to act may hold a new hand)."""
+        rewritten; then ``refresh_legal`` (the player to act may hold a new hand)."""
+        cdef Config* c = &self.config.c
         cdef int p, base
         cdef uint64_t bits
-        cdef uint64_t deck = (ONE << self.c.deck_size) - 1
+        cdef uint64_t deck = (ONE << c.deck_size) - 1
         for p, bits in hands.items():
-            check(p, self.c.n, "player")
+            check(p, c.n, "player")
             if bits & ~deck:
                 raise ValueError(f"catsle_builders core: hand {bits:#x} holds cards beyond the deck")
         for p, bits in hands.items():
             self.g.hands[p] = bits
-            base = self.c.o_hand + p * NUM_CARDS
+            base = c.o_hand + p * NUM_CARDS
             memset(self.g.m + base, 0, NUM_CARDS * sizeof(float))
             while bits:
                 self.g.m[base + __builtin_ctzll(bits)] = 1.0
                 bits &= bits - 1
         set_legal(&self.g)
 
-    def set_total_scores(self, scores) -> None:
-        if len(scores) != self.c.n:
-            raise ValueError(f"catsle_builders core: {len(scores)} scores for {self.c.n} players")
-        for p in range(self.c.n):
-            self.g.total[p] = scores[p]
+    def set_scores(self, totals=None, perfect=None) -> None:
+        """Set the total scores and/or the rounds' perfect columns (scenarios: the last
+        row is the tie-break; the rows are the rounds scored so far)."""
+        cdef int p, r, n = self.config.c.n
+        if totals is not None:
+            if len(totals) != n:
+                raise ValueError(f"catsle_builders core: {len(totals)} scores for {n} players")
+            for p in range(n):
+                self.g.total[p] = totals[p]
+        if perfect is not None:
+            if len(perfect) > self.config.c.num_rounds or any(len(row) != n for row in perfect):
+                raise ValueError(f"catsle_builders core: round_perfect {perfect!r} must hold at "
+                                 f"most {self.config.c.num_rounds} rows of {n} counts")
+            for r, row in enumerate(perfect):
+                for p in range(n):
+                    self.g.round_perfect[r][p] = row[p]
+            self.g.scored = len(perfect)
 
-    def set_round_perfect(self, rows) -> None:
-        """The perfect columns of the rounds scored so far (the last row is the tie-break)."""
-        if len(rows) > NUM_ROUNDS or any(len(row) != self.c.n for row in rows):
-            raise ValueError(f"catsle_builders core: round_perfect {rows!r} must hold at most "
-                             f"{NUM_ROUNDS} rows of {self.c.n} counts")
-        for r, row in enumerate(rows):
-            for p in range(self.c.n):
-                self.g.round_perfect[r][p] = row[p]
-        self.g.scored = len(rows)
+    # --- copies ----------------------------------------------------------------------------
+    def copy(self) -> Core:
+        """An independent copy (the generator's state and the pinned chance included)."""
+        cdef Core other = Core.__new__(Core)
+        other.g = self.g
+        other.config = self.config
+        return other
+
+    def __reduce__(self):
+        # The Game is plain C data with no pointers: its bytes are the whole game. (Only
+        # pickles of this build's cores are loaded, and a pickle runs code anyway.)
+        return _restore, (self.config.options, (<char*>&self.g)[:sizeof(Game)])
 
 
-def _cards(uint64_t bits) -> list:
+def _restore(options, bytes data):
+    """Unpickle a Core."""
+    cdef Core core = Core.__new__(Core)
+    if len(data) != sizeof(Game):
+        raise ValueError(f"catsle_builders core: a saved game of {len(data)} bytes, "
+                         f"expected {sizeof(Game)}")
+    core.config = make_config(options)
+    memcpy(&core.g, <const char*>data, sizeof(Game))
+    return core
+
+
+cdef list _cards(uint64_t bits):
     out = []
     while bits:
         out.append(__builtin_ctzll(bits))
         bits &= bits - 1
     return out
 
+
+include "../batch.pxi"

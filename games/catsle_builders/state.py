@@ -23,17 +23,14 @@ player who must take every card left in the trick takes them (in play order).
 
 from __future__ import annotations
 
-import copy
 import random
-from functools import cache
 
 import numpy as np
 
-from catzoo.games.base import GameState
+from catzoo.games.catsle_builders import core as _core
 from catzoo.games.catsle_builders.core import (  # noqa: F401  (the game's constants, re-exported)
     COLUMN,
     COLUMN_BASE,
-    DEALT,
     NUM_ACTIONS,
     NUM_CARDS,
     NUM_SUITS,
@@ -42,11 +39,10 @@ from catzoo.games.catsle_builders.core import (  # noqa: F401  (the game's const
     TAKE,
     TAKE_BASE,
     VALUES,
-    Core,
-    make_config,
 )
 from catzoo.games.catsle_builders.layout import layout_for
 from catzoo.games.catsle_builders.options import SUIT_LETTERS, CatsleBuildersOptions
+from catzoo.games.compiled import CompiledState
 
 PHASES = ("play", "take", "column")
 CARD_SUIT = tuple(c // VALUES for c in range(NUM_CARDS))
@@ -72,67 +68,26 @@ def cards_of(bits: int) -> list[int]:
     return out
 
 
-@cache
-def _config(options: CatsleBuildersOptions):
-    return make_config(options)
-
-
-class CatsleBuildersState(GameState):
+class CatsleBuildersState(CompiledState):
     game_name = "catsle_builders"
     env_version = 0
     options_cls = CatsleBuildersOptions
     num_actions = NUM_ACTIONS
+    core_module = _core
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        o = self.options
-        self.num_players = o.num_players
-        self.layout = layout_for(o.num_players)
+        self.num_players = n = self.options.num_players
+        self.layout = layout_for(n)
         self.observation_size = self.layout.obs_size
-        core = Core(_config(o))
-        start, deals = _check_pinned(self._pinned_chance, o)
-        core.pin(start, [[bits_of(hand) for hand in hands] for hands, _ in deals])
-        generator = self.__dict__.pop("_rng_at_new", None)
-        if type(self.seed) is int or generator is None:
-            core.seed(self.seed or 0)  # random.Random(seed) for an int seed
-        else:
-            core.set_rng_state(generator.getstate())  # unseeded, or a seed of another type
-        core.start()
-        self._core = core
-        # [S] the first player of the first round is random; then the first deal.
-        self.chance.append(self._pinned_chance[0] if start is not None else core.round_start)
-        self._record_deal()
-        self.current_player = core.current_player
-        self._legal = core.legal
 
-    def _record_deal(self) -> None:
-        index, pinned = len(self.chance), self._pinned_chance
-        self.chance.append(pinned[index] if index < len(pinned) else self._core.deal_record())
-
-    # The generator lives in the core (it deals the later rounds). Setting ``rng`` (as
-    # ``GameState.new`` and the search bots do) hands its state to the core; reading it
-    # gives a copy in the core's state (drawing from the copy deals nothing).
-    @property
-    def rng(self) -> random.Random:
-        generator = random.Random()
-        generator.setstate(self._core.rng_state())
-        return generator
-
-    @rng.setter
-    def rng(self, generator: random.Random) -> None:
-        if "_core" in self.__dict__:
-            self._core.set_rng_state(generator.getstate())
-        else:  # GameState.new, before _setup
-            self.__dict__["_rng_at_new"] = generator
-
-    # --- applying actions ----------------------------------------------------------------
-    def apply_unchecked(self, action: int) -> None:
-        core = self._core
-        if core.apply(action) & DEALT:
-            self._record_deal()
-        self.history.append(action)
-        self.current_player = core.current_player
-        self._legal = core.legal
+    def _record_chance(self) -> None:
+        if not self.chance:
+            # [S] the first player of the first round is random: the first chance
+            # outcome, drawn (or pinned) before the first deal.
+            pinned = self._pinned_chance
+            self.chance.append(pinned[0] if pinned else self._core.round_start)
+        super()._record_chance()
 
     def legal_mask(self) -> np.ndarray:
         return self._core.mask()
@@ -148,24 +103,27 @@ class CatsleBuildersState(GameState):
     round_start = property(lambda self: self._core.round_start)
     round_index = property(lambda self: self._core.round_index)
     tricks_done = property(lambda self: self._core.tricks_done)
-    hands = property(lambda self: self._core.hands(), doc="each hand as a bit set of cards")
-    voids = property(lambda self: self._core.voids(),
+    hands = property(lambda self: self._core.hands, doc="each hand as a bit set of cards")
+    voids = property(lambda self: self._core.voids,
                      doc="per player, the bit set of suits it failed to follow this round")
-    empty_cols = property(lambda self: self._core.empty_cols())
-    trick = property(lambda self: self._core.trick(), doc="(player, card) in play order")
-    rating = property(lambda self: self._core.rating(),
+    empty_cols = property(lambda self: self._core.empty_cols)
+    trick = property(lambda self: self._core.trick, doc="(player, card) in play order")
+    rating = property(lambda self: self._core.rating,
                       doc="the seats by rating, strongest first, once the trick is complete")
-    last_trick = property(lambda self: self._core.last_trick(),
+    last_trick = property(lambda self: self._core.last_trick,
                           doc="(trick, rating) of the last finished trick, or None")
-    played_by = property(lambda self: self._core.played_by(),
+    played_by = property(lambda self: self._core.played_by,
                          doc="the cards each player played this round, in order")
-    col_suit = property(lambda self: self._core.col_suit())
-    suit_col = property(lambda self: self._core.suit_col())
-    round_scores = property(lambda self: self._core.round_scores())
+    col_suit = property(lambda self: self._core.col_suit)
+    suit_col = property(lambda self: self._core.suit_col)
+    round_scores = property(lambda self: self._core.round_scores)
 
     @property
     def undealt(self) -> tuple:
-        return tuple(self.chance[-1][1])  # the latest chance outcome is this round's deal
+        """This round's undealt cards, as its chance outcome holds them."""
+        if len(self.chance) > 1:  # the latest chance outcome is this round's deal
+            return tuple(self.chance[-1][1])
+        return self._core.deal[1]  # a state around a batch slot's game, without a record
 
     @property
     def col_cards(self) -> list[list[list[int]]]:
@@ -185,52 +143,26 @@ class CatsleBuildersState(GameState):
 
     @total_scores.setter
     def total_scores(self, scores) -> None:
-        self._core.set_total_scores(scores)
+        self._core.set_scores(totals=scores)
 
     @property
     def round_perfect(self) -> list[list[int]]:
-        return self._core.round_perfect()
+        return self._core.round_perfect
 
     @round_perfect.setter
     def round_perfect(self, rows) -> None:
-        self._core.set_round_perfect(rows)
+        self._core.set_scores(perfect=rows)
 
     def board_counts(self, player: int) -> list[int]:
         return self._core.board_counts(player)
 
-    # --- results ------------------------------------------------------------------------
-    def scores(self) -> list[float]:
-        return self._core.scores()
-
-    def standing_keys(self) -> list[tuple]:
-        # [S] tie-break: most perfect columns in the last round's scoring (in the core).
-        return self._core.standing_keys()
-
-    def returns(self) -> np.ndarray:
-        return self._core.returns()
-
-    # --- observations ---------------------------------------------------------------------
-    def observation(self, player: int) -> np.ndarray:
-        return self._core.observe(player)
-
-    def state_vector(self) -> np.ndarray:
-        return self._core.master()
-
-    # --- copies and determinization -----------------------------------------------------------
-    def clone(self) -> CatsleBuildersState:
-        c = copy.copy(self)
-        c._core = self._core.copy()  # the generator included: a clone deals as this game
-        c.chance = list(self.chance)
-        c.history = list(self.history)
-        return c
-
+    # --- determinization ---------------------------------------------------------------------
     def resample(self, player: int, rng: random.Random, attempts: int = 200) -> CatsleBuildersState:
         """Re-deal the cards hidden from ``player`` (the other hands and the undealt
         cards) at random, consistently with what ``player`` saw: each other hand keeps
         its size, and a player who did not follow a led suit this round gets no card of
         it. The cards already played stay where they are."""
-        c = self.clone()
-        c._core.seed(rng.getrandbits(64))  # later deals must not be foreseeable
+        c = self._copy(seed=rng.getrandbits(64))  # later deals must not be foreseeable
         if self.is_terminal():
             return c
         n = self.num_players
@@ -274,44 +206,6 @@ class CatsleBuildersState(GameState):
         from catzoo.games.catsle_builders.render import render_text
 
         return render_text(self)
-
-
-def _check_pinned(pinned: list, o: CatsleBuildersOptions):
-    """The pinned chance outcomes (``GameState.new(chance=...)``), checked before they
-    reach the core: ``[first player, (hands, undealt) of round 1, ...]``, each deal a
-    hand of ``o.hands`` distinct cards per player and the rest of the deck undealt.
-    Returns (first player or None, the deals)."""
-    if not pinned:
-        return None, []
-    n, rounds = o.num_players, o.num_rounds
-    if len(pinned) > 1 + rounds:
-        raise ValueError(f"catsle_builders: {len(pinned)} pinned chance outcomes; a game of "
-                         f"{rounds} round(s) has {1 + rounds} (the first player, then a deal "
-                         "per round)")
-    start = pinned[0]
-    if isinstance(start, (bool, np.bool_)) or not isinstance(start, (int, np.integer)) \
-            or not 0 <= start < n:
-        raise ValueError(f"catsle_builders: pinned first player {start!r} must be an int in "
-                         f"0..{n - 1}")
-    deck = set(range(o.deck_size))
-    for r, outcome in enumerate(pinned[1:]):
-        try:
-            hands, undealt = outcome
-            hands = [list(hand) for hand in hands]
-            undealt = list(undealt)
-        except (TypeError, ValueError):
-            raise ValueError(f"catsle_builders: pinned deal {r + 1} must be (hands, undealt), "
-                             f"got {outcome!r}") from None
-        if len(hands) != n or any(len(hand) != o.hands for hand in hands):
-            raise ValueError(f"catsle_builders: pinned deal {r + 1} must give {n} hands of "
-                             f"{o.hands} cards, got sizes {[len(h) for h in hands]}")
-        cards = [c for hand in hands for c in hand] + undealt
-        if any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer))
-               for c in cards) or sorted(cards) != sorted(deck):
-            raise ValueError(f"catsle_builders: pinned deal {r + 1}: the hands and the "
-                             f"undealt cards must hold each card of 0..{o.deck_size - 1} once")
-    return int(start), [(tuple(tuple(int(c) for c in hand) for hand in hands), undealt)
-                        for hands, undealt in pinned[1:]]
 
 
 def _constrained_deal(pool, capacity, eligible, rng: random.Random):
