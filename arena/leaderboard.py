@@ -7,17 +7,18 @@ import json
 import os
 
 from catzoo.arena.api import ArenaPolicyError, run_arena
-from catzoo.games.registry import GAMES
-from catzoo.policies.registry import HEURISTICS, UnknownPolicyError, make_policy
+from catzoo.games.registry import GAMES, get_game
+from catzoo.policies.registry import UnknownPolicyError, make_policy
 
-# The search bot that suits each game; card games get information-set MCTS, at a budget
-# that keeps the whole leaderboard within minutes on 2 cores.
-SEARCH_BOT = {"ledges": "planner"}
-LEADERBOARD_SEARCH = "ismcts:iterations=50"
+# The search bot that suits each game (its record's search_bot), at a budget that keeps
+# the whole leaderboard within minutes on 2 cores.
+LEADERBOARD_SEARCH = {"ismcts": "ismcts:iterations=50"}
 
 
 def default_policies(game: str) -> list[str]:
-    return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, LEADERBOARD_SEARCH)]
+    info = get_game(game)
+    return ["random", *sorted(info.bots),
+            LEADERBOARD_SEARCH.get(info.search_bot, info.search_bot)]
 
 
 def table_size(game: str, root: str = "checkpoints") -> int:

@@ -29,9 +29,9 @@ def register(subparsers) -> None:
 
 
 def cmd_oracle(args) -> int:
+    from catzoo.analysis.cat_tree.reference import ReferenceError
     from catzoo.arena.leaderboard import shipped_checkpoints
     from catzoo.arena.oracle import OracleSetupError, oracle_report
-    from catzoo.games.cat_tree.reference import ReferenceError
     from catzoo.policies.registry import UnknownPolicyError
 
     if args.fresh and args.deals is None:

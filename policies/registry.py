@@ -13,24 +13,12 @@ from __future__ import annotations
 import importlib
 import os
 
-from catzoo.games.registry import get_game
+from catzoo.games.registry import PLANNED, get_game
 from catzoo.policies.random_policy import RandomPolicy
 
-# game -> bot name -> "module:Class"; the class is built as Class(num_players=..., seed=...)
-HEURISTICS: dict[str, dict[str, str]] = {
-    "cat_in_the_box": {
-        "heuristic": "catzoo.policies.heuristics.cat_in_the_box:CatInTheBoxHeuristic",
-    },
-    "lunar": {"heuristic": "catzoo.policies.heuristics.lunar:LunarHeuristic"},
-    "catsle_builders": {
-        "heuristic": "catzoo.policies.heuristics.catsle_builders:CatsleBuildersHeuristic",
-    },
-    "cat_tree": {"heuristic": "catzoo.policies.heuristics.cat_tree:CatTreeHeuristic"},
-    "ledges": {
-        "heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
-        "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer",
-    },
-}
+# game -> bot name -> "module:Class", from each game's record (GameInfo.bots); the class
+# is built as Class(num_players=..., seed=...).
+HEURISTICS: dict[str, dict[str, str]] = {name: dict(info.bots) for name, info in PLANNED.items()}
 
 # Bots for every game, built as Class(num_players=..., seed=..., **options).
 SEARCH: dict[str, str] = {
@@ -45,7 +33,7 @@ class UnknownPolicyError(ValueError):
 
 def available_policies(game: str) -> list[str]:
     info = get_game(game)
-    return ["random", *sorted(HEURISTICS.get(info.name, {})), *SEARCH]
+    return ["random", *sorted(info.bots), *SEARCH]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -72,7 +60,7 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     """The policy of ``spec``; a checkpoint must have been trained for ``game`` and
     ``num_players`` and, when given, ``env_options`` (``load_policy`` compares them)."""
     info = get_game(game)
-    bots = HEURISTICS.get(info.name, {})
+    bots = info.bots
     head = spec.partition(":")[0].strip()
     # A bot name wins over a file of the same name in the working directory.
     if head not in bots and head not in SEARCH and head != "random" and is_checkpoint_spec(spec):

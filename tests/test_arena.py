@@ -14,7 +14,6 @@ from catzoo.arena.schedule import game_structure, schedule
 from catzoo.cli.main import main
 from catzoo.games.registry import GAMES
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.registry import HEURISTICS
 
 # Every game at its default player count, and the other shapes of the games with teams or
 # many players (inferring ledges' sides at other counts plays slow physics games).
@@ -72,7 +71,7 @@ def test_same_seed_same_results_with_any_number_of_workers():
     assert strip(c.records) != strip(a.records)
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if "heuristic" in HEURISTICS.get(g, {})])
+@pytest.mark.parametrize("game", [g for g, info in GAMES.items() if info.heuristic])
 def test_heuristic_ranks_above_random(game):
     result = run_arena(game, ["random", "heuristic"], games=6, seed=2)
     rows = {r["policy"]: r for r in result.summary()}

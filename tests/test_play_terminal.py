@@ -15,8 +15,7 @@ from catzoo.games.registry import GAMES
 from catzoo.play import Table
 from catzoo.play.terminal import TerminalGame
 
-SHORT = {"cat_in_the_box": {"rounds": "single"}, "lunar": {"rounds": "single"},
-         "catsle_builders": {"rounds": "single"}, "ledges": {"max_rounds": 1}}
+SHORT = {name: dict(info.quick_options) for name, info in GAMES.items()}  # the records'
 WRONG = ["", "banana", "0", "999", "-3", "1.5", "moves", "moves zzz", "help", "board", "log"]
 
 

@@ -31,10 +31,10 @@ TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_short_run_writes_a_checkpoint_that_loads_and_plays_legal_moves(game, tmp_path):
     overrides = [*TINY, "total_steps=400"]
-    raw = config_mod.load(ROOT / "configs" / f"{game}.yaml")
+    raw = config_mod.load(ROOT / GAMES[game].config)  # each record names its default config
     if raw["imitation"]["games"]:  # keep the warm-start, on a handful of games
         overrides += ["imitation.games=4", "imitation.epochs=1"]
-    config = config_mod.load(ROOT / "configs" / f"{game}.yaml", overrides)
+    config = config_mod.load(ROOT / GAMES[game].config, overrides)
     path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
     meta = json.loads((path / "policy.json").read_text())
     assert meta["steps"] >= 400 and meta["game"] == game and meta["eval"]["heuristic"]["games"] == 2

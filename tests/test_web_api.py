@@ -19,8 +19,7 @@ with warnings.catch_warnings():
 
 from catzoo.web import create_app
 
-SHORT = {"cat_in_the_box": {"rounds": "single"}, "lunar": {"rounds": "single"},
-         "catsle_builders": {"rounds": "single"}, "ledges": {"max_rounds": "1"}}
+SHORT = {name: dict(info.quick_options) for name, info in GAMES.items()}  # the records'
 
 
 @pytest.fixture(scope="module")

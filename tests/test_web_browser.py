@@ -25,9 +25,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 
 from catzoo.web.server import ServerThread
 
-SHORT = {"cat_in_the_box": "rounds=single", "lunar": "rounds=single",
-         "catsle_builders": "rounds=single, hand_size=6", "cat_tree": "turns=4",
-         "ledges": "max_rounds=1"}
+# each game's quick options (its record's), as typed into the page's options field
+SHORT = {name: ", ".join(f"{k}={v}" for k, v in info.quick_options.items())
+         for name, info in GAMES.items()}
 PLAYERS = {"cat_in_the_box": 3, "lunar": 2, "catsle_builders": 3, "cat_tree": 2, "ledges": 2}
 CLICKABLE = "#board [data-action], #moves [data-action]"
 NEXT = "body[data-state='your-turn'], body[data-state='over'], body[data-state='error']"

@@ -218,6 +218,13 @@ def validate(config: dict) -> dict:
     if net["activation"] not in ACTIVATIONS:
         raise ConfigError(f"network.activation={net['activation']!r}; use {', '.join(ACTIVATIONS)}")
     league = config["league"]
+    if info.heuristic is None and league["mix"].get("heuristic", 0) > 0:
+        # A game without a heuristic (its record names none) trains against random and
+        # the league: the heuristic's share of the opponents goes to them.
+        league["mix"]["heuristic"] = 0
+        if sum(v for v in league["mix"].values() if isinstance(v, (int, float))) <= 0:
+            raise ConfigError(f"league.mix: {info.name} has no heuristic bot; give the "
+                              "league or random a share of the opponents")
     _proportions("league.mix", league["mix"], MIX_KEYS)
     _proportions("league.scheme", league["scheme"], SCHEME_KEYS)
     for key in ("snapshot_interval", "max_snapshots", "partner_refresh_interval"):
@@ -231,6 +238,8 @@ def validate(config: dict) -> dict:
     for opp in config["eval"]["opponents"]:
         if opp not in ("random", "heuristic"):
             raise ConfigError(f"eval.opponents: {opp!r}; use random and/or heuristic")
+    if info.heuristic is None:  # nothing to evaluate against but random
+        config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
     imitation = config["imitation"]
     if imitation["games"] < 0:
         raise ConfigError(f"imitation.games must be non-negative, got {imitation['games']}")

@@ -53,12 +53,13 @@ def _env_factory(config: dict, league_dir: Path, rank: int, seed: int):
 
 
 def make_vec_env(config: dict, league_dir: Path, seed: int):
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    """The learner's vector env; SB3's ``VecMonitor`` records each episode's return and
+    length (``info["episode"]``, the rollout statistics SB3 logs)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     fns = [_env_factory(config, league_dir, i, seed) for i in range(config["vec_env"]["n_envs"])]
-    if config["vec_env"]["kind"] == "subproc":
-        return SubprocVecEnv(fns)
-    return DummyVecEnv(fns)
+    kind = SubprocVecEnv if config["vec_env"]["kind"] == "subproc" else DummyVecEnv
+    return VecMonitor(kind(fns))
 
 
 def policy_meta(config: dict, obs_size: int, num_actions: int, steps: int, seeds: dict,

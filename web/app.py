@@ -16,6 +16,7 @@ Every error is ``{"error": message}`` with a 4xx status, and leaves the game as 
 
 from __future__ import annotations
 
+import html
 import re
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Annotated
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -36,6 +37,7 @@ from catzoo.web.guard import BodyLimit, SecurityHeaders
 from catzoo.web.rooms import Room, RoomError, RoomStore
 
 STATIC = Path(__file__).parent / "static"
+RENDERERS = "<!-- renderers: one script a game, from its record (GameInfo.renderer); catzoo.web.app -->"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -99,13 +101,15 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
                             headers=NO_STORE)
 
     # --- pages ------------------------------------------------------------------------------
+    page = index_page()
+
     @app.get("/", include_in_schema=False)
     async def index():
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page)
 
     @app.get("/play", include_in_schema=False)
     async def play_page():
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -171,6 +175,16 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     app.state.bot_delay = bot_delay
     return app
+
+
+def index_page() -> str:
+    """The page, with a script tag for each installed game's renderer (its record's)."""
+    tags = "\n".join(f'<script src="/static/{html.escape(info.renderer)}"></script>'
+                     for info in GAMES.values() if info.renderer)
+    text = (STATIC / "index.html").read_text()
+    if RENDERERS not in text:
+        raise RuntimeError(f"{STATIC / 'index.html'} has lost its renderers marker {RENDERERS!r}")
+    return text.replace(RENDERERS, tags)
 
 
 def _option_value(value):

@@ -14,26 +14,22 @@ Each game has a small module here with:
 The terminal draws from the JSON view too, so the one place that reads the engine's hidden
 state for a seat is ``board``; the tests check it against the engine's re-dealing of the
 hidden cards (``GameState.resample``): what a seat is sent must not change with them.
-Games without a module get ``generic``, which shows no board and hides others' moves.
+Each game's record (``GameInfo.view``) names its module; games without one get
+``generic``, which shows no board and hides others' moves.
 """
 
 from __future__ import annotations
 
 import importlib
 
-EVENTS_SHOWN = 40
+from catzoo.games.registry import get_game
 
-MODULES = {
-    "cat_in_the_box": "catzoo.play.views.cat_in_the_box",
-    "lunar": "catzoo.play.views.lunar",
-    "catsle_builders": "catzoo.play.views.catsle_builders",
-    "cat_tree": "catzoo.play.views.cat_tree",
-    "ledges": "catzoo.play.views.ledges",
-}
+EVENTS_SHOWN = 40
+GENERIC = "catzoo.play.views.generic"
 
 
 def for_game(name: str):
-    return importlib.import_module(MODULES.get(name, "catzoo.play.views.generic"))
+    return importlib.import_module(get_game(name).view or GENERIC)
 
 
 def moves(table, seat: int) -> list[dict]:
