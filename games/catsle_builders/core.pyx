@@ -550,7 +550,7 @@ cdef void game_mask(const Game* g, const Config* c, int8_t* out) noexcept nogil:
 
 
 cdef void game_observe(const Game* g, const Config* c, int player, float* out) noexcept nogil:
-    cdef int i, j, length
+    cdef int i, length
     cdef const int16_t* src = c.run_src[player]
     cdef const int16_t* lengths = c.run_len[player]
     cdef const float* m
