@@ -130,7 +130,11 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     return (m, m - half, m + half)
 
 
-def policy_stats(samples: dict[int, list], num_policies: int) -> list[dict]:
+def policy_stats(samples: dict[int, list], num_policies: int,
+                 max_rank: float | None = None) -> list[dict]:
+    """Per policy: games, win rate, mean score and mean rank with their intervals; the
+    rank's interval is clipped to the ranks possible, 1 to ``max_rank`` (the sides of a
+    game), as a normal interval near a bound would pass it."""
     out = []
     for p in range(num_policies):
         rows = samples.get(p, [])
@@ -143,9 +147,16 @@ def policy_stats(samples: dict[int, list], num_policies: int) -> list[dict]:
             **dict(zip(("mean_score", "mean_score_low", "mean_score_high"),
                        mean_interval([r[1] for r in rows]))),
             **dict(zip(("mean_rank", "mean_rank_low", "mean_rank_high"),
-                       mean_interval([r[2] for r in rows]))),
+                       _clipped(mean_interval([r[2] for r in rows]), 1.0, max_rank))),
         })
     return out
+
+
+def _clipped(interval: tuple[float, float, float], low: float, high: float | None):
+    m, lo, hi = interval
+    if high is None:
+        return interval
+    return (m, lo if math.isnan(lo) else max(lo, low), hi if math.isnan(hi) else min(hi, high))
 
 
 def head_to_head(events: list[Event], num_policies: int) -> tuple[np.ndarray, np.ndarray]:

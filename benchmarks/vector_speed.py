@@ -2,9 +2,9 @@
 the AEC env in the same run.
 
 For every game with a compiled core and each of its player counts: ``--num-envs`` slots
-(1,024), uniform random legal actions drawn from the masks in numpy (vectorised: float32
-noise in [0, 1) plus the int8 mask, so legal actions score in [1, 2), then one argmax per
-row), observations and masks produced by every step, at 1 and 2 threads. It prints:
+(1,024), uniform random legal actions drawn from the masks in numpy (vectorised: a key per
+action, 31 random bits under a top bit set by the mask, then one argmax per row),
+observations and masks produced by every step, at 1 and 2 threads. It prints:
 
 * ``whole``: agent-steps/s of the whole loop (sampling + ``step``), wall time;
 * ``engine``: agent-steps/s counting only the time inside ``step`` (the core);
@@ -18,6 +18,9 @@ slots over T Python threads too (numpy releases the GIL in its fills and loops),
 its own generator. The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds, so
 that the drift of a shared machine's speed cancels in their ratio.
 
+OpenMP threads sleep between steps here (``OMP_WAIT_POLICY=PASSIVE`` unless the variable
+is set; run with ``OMP_WAIT_POLICY=ACTIVE`` to compare).
+
 Memory: ``--soak STEPS`` plays each case for STEPS agent-steps (e.g. ``--soak 1e8``) and
 prints the resident set size at intervals: flat means no leak.
 
@@ -27,9 +30,19 @@ Run: ``python benchmarks/vector_speed.py [--games NAME ...] [--players N ...]
 
 from __future__ import annotations
 
+import os
+
+if __name__ == "__main__":
+    # This loop alternates the engine's OpenMP threads with the sampler's Python threads on
+    # the same cores: OpenMP threads that spin between steps (libgomp's default) take the
+    # sampler's cores, and on a machine busy with other processes a spinning team waits
+    # for its descheduled members (measured: 2 threads at 0.06x one thread under load
+    # 13, 0.83x passive). Passive threads sleep between steps. Set before libgomp loads
+    # (with the cores); an OMP_WAIT_POLICY already set is kept.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import argparse
 import itertools
-import os
 import threading
 import time
 
@@ -47,10 +60,10 @@ class Sampler:
     (the caller's and ``threads - 1`` workers, which wait on a barrier between calls)."""
 
     def __init__(self, num_envs: int, num_actions: int, threads: int, seed: int = 0):
-        self.noise = np.empty((num_envs, num_actions), np.float32)
+        self.flags = np.empty((num_envs, num_actions), np.uint32)
         self.actions = np.empty(num_envs, np.int64)
         bounds = np.linspace(0, num_envs, threads + 1).astype(int)
-        self.parts = [(slice(int(a), int(b)), np.random.default_rng([seed, j]))
+        self.parts = [(slice(int(a), int(b)), np.random.PCG64([seed, j]))
                       for j, (a, b) in enumerate(itertools.pairwise(bounds))]
         self.mask = None
         self.stopping = False
@@ -73,11 +86,19 @@ class Sampler:
         return self.actions
 
     def _sample(self, j: int) -> None:
-        part, rng = self.parts[j]
-        noise = self.noise[part]
-        rng.random(out=noise, dtype=np.float32)
-        np.add(noise, self.mask[part], out=noise)  # legal actions in [1, 2), the others < 1
-        np.argmax(noise, axis=1, out=self.actions[part])
+        # A key per action: 31 uniform random bits under a top bit set for the legal ones,
+        # so each row's largest key is a uniformly chosen legal action (ties between
+        # legal keys: about one in 2**31 / legal actions). Raw generator words cost a
+        # fifth less than float32 noise.
+        part, bits = self.parts[j]
+        flags = self.flags[part]
+        rows, width = flags.shape
+        keys = bits.random_raw(rows * width // 2 + 1).view(np.uint32)[: rows * width]
+        keys = keys.reshape(rows, width)
+        np.right_shift(keys, 1, out=keys)
+        np.left_shift(self.mask[part].view(np.uint8), 31, out=flags, dtype=np.uint32)
+        np.bitwise_or(keys, flags, out=keys)
+        np.argmax(keys, axis=1, out=self.actions[part])
 
     def _work(self, j: int) -> None:
         while True:
@@ -202,7 +223,8 @@ def main(argv=None) -> None:
           f"engine = inside step only; targets: {TARGET_STEPS:,} on one thread, "
           f"{T} threads >= {TARGET_SCALING}x one")
     # Other processes on the machine take cores from the threads: say how busy it was.
-    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset: active)')}")
     header = (f"{'game':<22} {'AEC env':>10} {'1T whole':>11} {'1T engine':>11} "
               f"{f'{T}T whole':>11} {f'{T}T engine':>11} {'1T/target':>9} "
               f"{f'{T}T/1T whole':>12} {f'{T}T/1T eng':>11}")

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from catzoo.games.suggest import did_you_mean
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -170,6 +172,7 @@ def get_game(name: str) -> GameInfo:
     key = name.replace("-", "_")
     if key not in GAMES:
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}"
+            f"unknown game {name!r}{did_you_mean(key, GAMES)}; known games: "
+            f"{', '.join(sorted(GAMES))}"
         )
     return GAMES[key]

@@ -96,3 +96,26 @@ def test_seeds_must_be_ints():
     with pytest.raises(TypeError, match="a seed must be an int"):
         CatInTheBoxState.new(seed="abc")
     assert CatInTheBoxState.new(seed=-5).chance == CatInTheBoxState.new(seed=5).chance
+
+
+def test_the_setters_refuse_bad_input_and_change_nothing():
+    s = CatInTheBoxState.new(num_players=2, seed=4)
+    core = s._core
+    before = core.fields(), core.mt_state, s.master.tobytes()
+    bad_calls = [
+        (lambda: core.set_hand(0, [1] * 8 + [6]), "count 6 is out of range"),
+        (lambda: core.set_hand(0, [1] * 8), "8 counts, expected 9"),
+        (lambda: core.set_leftover((0, 1, 2, 3, 9)), "card 9 is out of range"),
+        (lambda: core.set_leftover((0, 1)), "2 leftover cards, expected 5"),
+        (lambda: core.set_aside_card(0, 9), "card 9 is out of range"),
+        (lambda: core.set_scores(totals=[1, 2, 3]), "3 totals for 2 players"),
+        (lambda: core.set_scores(totals=[1, 2], rounds=[[1, 2, 3]]), "rounds of 2 scores"),
+        (lambda: setattr(core, "mt_state", (0,) * 624 + (700,)), "an index in 0..624"),
+    ]
+    for call, message in bad_calls:
+        with pytest.raises(ValueError, match=message):
+            call()
+        assert (core.fields(), core.mt_state, s.master.tobytes()) == before
+    with pytest.raises(OverflowError):
+        core.mt_state = (2**40,) + (0,) * 624
+    assert (core.fields(), core.mt_state, s.master.tobytes()) == before

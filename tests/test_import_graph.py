@@ -21,14 +21,17 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED: dict[str, set[str]] = {
     "games": set(),  # rules apart from RL, bots, training, tools and research
     "envs": {"games"},
-    "policies": {"games"},
+    "policies": {"games", "training"},  # the registry loads checkpoint specs with training's loader
     "training": {"games", "envs", "policies", "arena"},  # arena.stats: the one Wilson interval
-    "arena": {"games", "envs", "policies", "analysis"},  # the oracle report reads analysis
+    "arena": {"games", "envs", "policies", "analysis", "training"},  # the oracle report reads
+                                                 # analysis; the leaderboard finds the shipped policies
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
     "play": {"games", "envs", "policies"},
     "vector": {"games"},  # the batched engine steps the games' compiled cores
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
+    "checkpoints": set(),  # data: the shipped policies
+    "docs": set(),  # data: the rules pages
     "cli": {"games", "envs", "policies", "training", "arena", "play", "web", "analysis"},
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).

@@ -1,5 +1,6 @@
 """A plain, non-editable ``pip install .`` works: the wheel builds without a warning, holds
-the ``catzoo`` package and imports from a fresh virtualenv, away from the source tree."""
+the ``catzoo`` package and imports from a fresh virtualenv, away from the source tree; the
+shipped policies and the rules pages come with it, found by name from any directory."""
 
 from __future__ import annotations
 
@@ -86,6 +87,12 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     assert "catzoo/analysis/cat_tree/reference_deals.json" in names  # package data
     assert "catzoo/web/static/index.html" in names and "catzoo/web/static/games/lunar.js" in names
     assert not any(n.startswith("catzoo/games/cat_tree/oracle") for n in names)  # moved away
+    shipped = sorted(p.parent.name for p in (ROOT / "checkpoints").glob("*/policy.json"))
+    assert shipped, "no checkpoint shipped under checkpoints/"
+    for game in shipped:
+        assert f"catzoo/checkpoints/{game}/policy.json" in names
+        assert f"catzoo/checkpoints/{game}/policy.safetensors" in names
+    assert "catzoo/docs/rules/lunar.md" in names
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
@@ -109,3 +116,21 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     cli = env_dir / "bin" / "catzoo"
     listing = subprocess.run([str(cli), "list"], check=True, capture_output=True, text=True).stdout
     assert "cat_in_the_box" in listing
+
+    # The shipped policies load by name from a directory that is not the repository.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    probe = (
+        "from catzoo.training import load_policy;"
+        "from catzoo.training.checkpoint import resolve, shipped_games;"
+        "p = load_policy('shipped:lunar', game='lunar', num_players=4, env_options={});"
+        "print(p.name, p.meta['game'], resolve('shipped:lunar'), ' '.join(shipped_games()))"
+    )
+    out = subprocess.run([str(python), "-c", probe], check=True, capture_output=True, text=True,
+                         cwd=elsewhere, env={**os.environ, "PYTHONPATH": ""}).stdout.split()
+    assert out[:2] == ["shipped:lunar", "lunar"] and out[2].startswith(str(env_dir)), out
+    assert out[3:] == shipped
+    # ... and the commands find them there too: the oracle's default lineup holds it.
+    report = subprocess.run([str(cli), "oracle", "--deals", "1"], check=True, cwd=elsewhere,
+                            capture_output=True, text=True).stdout
+    assert "shipped:cat_tree" in report, report

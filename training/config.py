@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from catzoo.games.suggest import did_you_mean
+
 
 class ConfigError(ValueError):
     """A configuration file or override that cannot be used, with the reason."""
@@ -86,7 +88,7 @@ def _merge(base: dict, update: dict, where: str) -> dict:
         name = f"{where}.{key}" if where else str(key)
         if key not in base:
             raise ConfigError(
-                f"unknown config key {name!r}; known keys"
+                f"unknown config key {name!r}{did_you_mean(str(key), base)}; known keys"
                 f"{' under ' + where if where else ''}: {', '.join(base)}"
             )
         default = base[key]
@@ -163,7 +165,8 @@ def load(path: str | Path, overrides=()) -> dict:
 def _proportions(name: str, mapping: dict, keys: tuple[str, ...]) -> None:
     unknown = sorted(set(mapping) - set(keys))
     if unknown:
-        raise ConfigError(f"{name}: unknown key(s) {', '.join(unknown)}; use {', '.join(keys)}")
+        raise ConfigError(f"{name}: unknown key(s) {', '.join(unknown)}"
+                          f"{did_you_mean(unknown[0], keys)}; use {', '.join(keys)}")
     for k, v in mapping.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
             raise ConfigError(f"{name}.{k} must be a non-negative number, got {v!r}")
