@@ -31,7 +31,7 @@ show: $(STAMP)
 	$(BIN)/catzoo show cat_in_the_box --players 4 --seed 1 --policy heuristic --policy random
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/env_speed.py

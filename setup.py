@@ -13,7 +13,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, find_namespace_packages, find_packages, setup
 
 TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web",
-             "analysis", "checkpoints", "docs", "vector"]
+             "analysis", "checkpoints", "docs", "integrations", "vector"]
 
 packages = []
 package_dir = {}

@@ -22,6 +22,8 @@ from catzoo.arena.runner import Lineup, play_all
 from catzoo.arena.schedule import ArenaSetupError, Seating, Structure, game_structure, schedule
 from catzoo.games.registry import get_game
 
+BACKENDS = ("local", "ray")
+
 
 class ArenaPolicyError(RuntimeError):
     """A policy raised or played an illegal action; ``partial`` holds the games finished
@@ -124,13 +126,19 @@ class ArenaResult:
 
 
 def run_arena(game: str, policies: list, games: int = 100, num_players: int | None = None,
-              workers: int = 1, seed: int = 0, mixed_teams: bool = False,
+              workers: int | None = None, seed: int = 0, mixed_teams: bool = False,
               options: dict | None = None, names: list[str] | None = None,
               progress: bool = False, raise_on_failure: bool = True,
+              backend: str = "local", address: str | None = None,
               estimate=None) -> ArenaResult:
     """Play ``games`` seeded games (rounded up to whole seat rotations) between
     ``policies`` (specs like "heuristic", "ismcts:iterations=100", a checkpoint path, or
     Policy objects) and return the results.
+
+    ``backend="local"`` plays in this process or ``workers`` processes (default 1);
+    ``backend="ray"`` plays the rounds as Ray tasks on the cluster at ``address`` (passed to
+    ``ray.init``; see ray_backend.py), policies given as specs or checkpoint paths.
+    Either way the results are the same, game for game, for the same seed.
 
     ``estimate(text)``, when given, is told after the first games how long the rest will
     take. A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
@@ -141,8 +149,12 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     if n not in info.players:
         raise ArenaSetupError(
             f"{info.name} is played by {', '.join(map(str, info.players))} players, not {n}")
-    if workers < 1:
+    if backend not in BACKENDS:
+        raise ArenaSetupError(f"backend={backend!r}; use {' or '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
         raise ArenaSetupError(f"workers must be at least 1, not {workers}")
+    if address is not None and backend != "ray":
+        raise ArenaSetupError("an address is for the Ray backend: pass backend='ray'")
     options = dict(options or {})
     names = list(names) if names is not None else _names(policies)
     if len(names) != len(policies):
@@ -151,11 +163,20 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     structure = game_structure(info.name, n, options)
     seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
     lineup = Lineup(info.name, n, list(policies), names, options, seed)
-    start = time.perf_counter()
-    records, failure = play_all(lineup, seatings, workers=workers, progress=progress,
-                                estimate=estimate)
+    start = [time.perf_counter()]
+    if backend == "ray":
+        from catzoo.arena.ray_backend import play_all_ray
+
+        # Timed from the connection on: starting a cluster is not playing games.
+        records, failure, workers = play_all_ray(
+            lineup, seatings, workers=workers, address=address, progress=progress,
+            on_start=lambda: start.__setitem__(0, time.perf_counter()), estimate=estimate)
+    else:
+        workers = workers or 1
+        records, failure = play_all(lineup, seatings, workers=workers, progress=progress,
+                                    estimate=estimate)
     result = ArenaResult(info.name, n, names, seed, structure, mixed_teams, options, records,
-                         len(seatings), time.perf_counter() - start, workers, failure)
+                         len(seatings), time.perf_counter() - start[0], workers, failure)
     if failure is not None and raise_on_failure:
         raise ArenaPolicyError(failure, result)
     return result

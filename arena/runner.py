@@ -132,13 +132,7 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
     """Records of the games played in order, and the failure report that stopped them.
     ``estimate(text)``, when given, is told once, after the first games, how long the
     rest will take."""
-    bar = _progress(len(seatings), lineup.game, progress)
-    say = None
-    if estimate is not None:
-        def say(text: str) -> None:
-            with bar.external_write_mode(file=sys.stderr):  # not through the bar's line
-                estimate(text)
-    clock = Estimate(len(seatings), workers, say)
+    bar, clock = progress_and_estimate(len(seatings), lineup.game, workers, progress, estimate)
     records: list[dict] = []
     failure = None
     try:
@@ -174,6 +168,17 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
     finally:
         bar.close()
     return records, failure
+
+
+def progress_and_estimate(total: int, game: str, workers: int, progress: bool, estimate):
+    """The arena's progress bar and its estimate of the time left (every backend's)."""
+    bar = _progress(total, game, progress)
+    say = None
+    if estimate is not None:
+        def say(text: str) -> None:
+            with bar.external_write_mode(file=sys.stderr):  # not through the bar's line
+                estimate(text)
+    return bar, Estimate(total, workers, say)
 
 
 def _context():

@@ -1,14 +1,21 @@
 """Training throughput: CatZoo's single-agent env next to the PettingZoo SB3 tutorial's
-wrapper, on the same game, with the same MaskablePPO hyper-parameters, in the same run.
+wrapper, on the same game, with the same MaskablePPO hyper-parameters, in the same run;
+with ``--rllib``, PPO through RLlib (catzoo.integrations.rllib, configs/rllib/GAME.yaml:
+2 env runners on a local Ray instance of 2 CPUs, the same network and league mix) too.
 
     python benchmarks/training_speed.py --game cat_in_the_box --steps 20000
+    python benchmarks/training_speed.py --game cat_in_the_box --steps 20000 --rllib 40000
 
 Figures (per second of wall time and of CPU time of this process and its workers):
 * learner steps: transitions SB3 collects (its ``num_timesteps``);
 * game moves: every move made in the game, the learner's and the other seats'.
 The tutorial's wrapper lets the one model make every move (each one is a learner step);
 ours collects only the learner seat's moves, the other seats being played by league
-snapshots (numpy), bots, or both, as configured, inside ``step()``.
+snapshots (numpy), bots, or both, as configured, inside ``step()``. RLlib's env steps are
+game moves (every seat's, each computed by its module in the env runners); its learner
+steps are the moves of the seats mapped to the learner. Its CPU time (the env runners are
+other processes, alive while measured) is not counted: wall time only, with the Ray
+instance's start and the algorithm's set-up left out.
 """
 
 from __future__ import annotations
@@ -122,6 +129,44 @@ def measure(label: str, build, config: dict, steps: int) -> dict:
             "moves_per_cpu_s": moves / used if moves else None}
 
 
+def measure_rllib(game: str, num_players: int, env_steps: int) -> dict:
+    """PPO through RLlib on a local Ray of 2 CPUs with 2 env runners, timed over whole
+    training iterations once the algorithm is built."""
+    import ray
+    from ray.rllib.utils.metrics import (
+        ENV_RUNNER_RESULTS,
+        NUM_ENV_STEPS_SAMPLED_LIFETIME,
+        NUM_MODULE_STEPS_SAMPLED_LIFETIME,
+    )
+
+    from catzoo.integrations.rllib import config as rllib_config
+    from catzoo.integrations.rllib.trainer import ppo_config
+
+    config = rllib_config.load(ROOT / "configs" / "rllib" / f"{game}.yaml",
+                               [f"env.num_players={num_players}"])
+    ray.init(num_cpus=2)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            algo = ppo_config(config, tmp).build_algo()
+            try:
+                steps = learner = 0
+                w0 = time.perf_counter()
+                while steps < env_steps:
+                    runners = algo.train()[ENV_RUNNER_RESULTS]
+                    steps = int(runners[NUM_ENV_STEPS_SAMPLED_LIFETIME])
+                    learner = int(runners[NUM_MODULE_STEPS_SAMPLED_LIFETIME]["learner"])
+                wall = time.perf_counter() - w0
+            finally:
+                algo.stop()
+    finally:
+        ray.shutdown()
+    return {"label": "RLlib PPO, catzoo.integrations.rllib (2 env runners, local Ray of 2 CPUs, "
+                     "configs/rllib)",
+            "learner_steps": learner, "wall": wall, "cpu": None,
+            "steps_per_s": learner / wall, "steps_per_cpu_s": None,
+            "moves_per_s": steps / wall, "moves_per_cpu_s": None}
+
+
 def main(argv=None) -> int:
     from catzoo.games.registry import GAMES
     from catzoo.training import config as config_mod
@@ -133,6 +178,8 @@ def main(argv=None) -> int:
     p.add_argument("--game", default="cat_in_the_box", choices=sorted(GAMES))
     p.add_argument("--steps", type=int, default=20_000, help="learner steps per measurement")
     p.add_argument("--players", type=int, help="player count (default: the config's)")
+    p.add_argument("--rllib", type=int, default=0, metavar="ENV_STEPS",
+                   help="add the RLlib row, trained for this many env steps (needs Ray)")
     args = p.parse_args(argv)
 
     overrides = [f"env.num_players={args.players}"] if args.players else []
@@ -169,13 +216,17 @@ def main(argv=None) -> int:
                                                            "mix": {"league": 1.0}}})
         rows.append(measure("CatZoo, league snapshots only (like-for-like with the tutorial)",
                             lambda c: ours(selfplay, league_dir, c), selfplay, args.steps))
+    if args.rllib:
+        rows.append(measure_rllib(args.game, n, args.rllib))
     print(f"{args.game}, {n} players, {args.steps} learner steps each, network "
           f"{config['network']['hidden']}, torch threads 1, python {sys.version.split()[0]}")
     print(f"{'setting':<100} {'steps/s':>8} {'steps/CPU-s':>11} {'moves/s':>8} {'moves/CPU-s':>11}")
+    def cell(value, width):  # "-": not measured (no moves counted, or no CPU time)
+        return f"{value:{width}.0f}" if value else f"{'-':>{width}}"
+
     for r in rows:
-        moves = (f"{r['moves_per_s']:8.0f} {r['moves_per_cpu_s']:11.0f}" if r["moves_per_s"]
-                 else f"{'-':>8} {'-':>11}")
-        print(f"{r['label']:<100} {r['steps_per_s']:8.0f} {r['steps_per_cpu_s']:11.0f} {moves}")
+        print(f"{r['label']:<100} {cell(r['steps_per_s'], 8)} {cell(r['steps_per_cpu_s'], 11)} "
+              f"{cell(r['moves_per_s'], 8)} {cell(r['moves_per_cpu_s'], 11)}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
     catzoo arena cat_in_the_box --policy random --policy heuristic --policy ismcts \
         --games 200 --players 4 --workers 2 --seed 0
+    catzoo arena cat_in_the_box --ray auto --policy heuristic --policy ismcts   # a Ray cluster
     catzoo arena --all      # rebuild docs/leaderboard.md
 """
 
@@ -24,7 +25,13 @@ def register(subparsers) -> None:
                    help="games to play, rounded up to whole seat rotations (default 200; "
                         "48 per game with --all)")
     p.add_argument("--players", type=int, help="number of players (default: the game's)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default 1); with --ray, the CPUs of the local Ray "
+                        "instance started, or the most tasks at once on a running cluster")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="play the rounds as Ray tasks on the cluster at ADDRESS (as ray.init "
+                        "takes it: auto, ray://HOST:10001; default: RAY_ADDRESS, else a new "
+                        "local instance); needs the 'ray' extra")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--mixed-teams", action="store_true",
                    help="seat partners of a team game from different policies too")
@@ -55,8 +62,10 @@ def cmd_arena(args) -> int:
         if args.game or args.policy or args.players:
             raise UsageError("--all takes no game, --policy or --players: it benchmarks every "
                              "game with its bots and shipped checkpoints")
+        if args.ray is not None:
+            raise UsageError("--all plays locally; --ray is for one game's arena")
         path = rebuild(out=args.out or "docs/leaderboard.md", games=args.games or 48,
-                       workers=args.workers, seed=args.seed, progress=not args.quiet)
+                       workers=args.workers or 1, seed=args.seed, progress=not args.quiet)
         print(f"wrote {path}")
         return 0
     if not args.game:
@@ -75,7 +84,9 @@ def cmd_arena(args) -> int:
         result = run_arena(info.name, policies, games=args.games or 200,
                            num_players=args.players, workers=args.workers, seed=args.seed,
                            mixed_teams=args.mixed_teams, options=options,
-                           progress=not args.quiet, estimate=None if args.quiet else _say)
+                           progress=not args.quiet, estimate=None if args.quiet else _say,
+                           backend="local" if args.ray is None else "ray",
+                           address=args.ray or None)
         status = 0
     except (ArenaSetupError, UnknownPolicyError) as err:
         raise UsageError(str(err)) from None

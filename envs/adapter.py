@@ -286,7 +286,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
                 raw.step(action)  # raises GameOverError, naming the game
             agent = raw.agent_selection
             if not (raw.terminations[agent] or raw.truncations[agent]):
-                action = as_action(action, agent, cast(spaces.Discrete, raw.action_space(agent)).n)
+                # int(): gymnasium 1.2 types Discrete.n loosely (RLlib's pin), 1.4 as int64.
+                n = int(cast(spaces.Discrete, raw.action_space(agent)).n)
+                action = as_action(action, agent, n)
         super().step(action)
 
 

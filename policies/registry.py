@@ -7,7 +7,11 @@ A spec is one of:
   ``ismcts``, ``ismcts:iterations=400,c=1.4``, ``planner:candidates=16,samples=4``;
 * ``shipped:GAME`` (or ``shipped``: the game being played's), the policy shipped with
   CatZoo, from any working directory;
-* a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``.
+* a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``;
+* your own bot by import path, ``package.module:Class`` (options as for the search bots
+  after a second colon, passed as strings), built as ``Class(num_players=..., seed=...,
+  **options)`` like the bots above: it names code installed where the game is played (on
+  a Ray cluster, on every node), so it can travel to another process as text.
 
 A checkpoint plays only the game, player count and options it was trained for: every
 command passes its table's options, and ``catzoo.training.checkpoint.check_fits``
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 
 from catzoo.games.registry import PLANNED, get_game
 from catzoo.games.suggest import did_you_mean
@@ -96,6 +101,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
+# ``package.module:Class`` with an optional ``:key=value,...``: a dotted module path (so a
+# search bot's ``ismcts:iterations=200`` never matches) and a class name.
+IMPORT_SPEC = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$")
+
+
 def is_checkpoint_spec(spec: str) -> bool:
     if spec.partition(":")[0].strip() == SHIPPED:
         return True
@@ -117,6 +127,9 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     if head not in bots and head not in SEARCH and head != "random" and is_checkpoint_spec(spec):
         return load_checkpoint(spec, info.name, num_players, seed,
                                {} if env_options is None else env_options)
+    imported = IMPORT_SPEC.match(spec.strip())
+    if imported:
+        return import_policy(spec, *imported.groups(), num_players=num_players, seed=seed)
     name, options = parse_spec(spec)
     if name == "random" and not options:
         return RandomPolicy(seed)
@@ -139,7 +152,8 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     names = [*available_policies(info.name), SHIPPED]
     raise UnknownPolicyError(
         f"unknown policy {spec!r} for {info.name}{did_you_mean(name, names)}; available: "
-        f"{', '.join(names)} (or shipped:GAME), or a checkpoint directory path"
+        f"{', '.join(names)} (or shipped:GAME), a checkpoint directory path, or a bot class "
+        "by import path (package.module:Class)"
     )
 
 
@@ -156,6 +170,26 @@ def check_policy_fits(policy, game: str, num_players: int, env_options: dict | N
                    where=f"policy {getattr(policy, 'name', type(policy).__name__)!r}")
     except CheckpointError as err:
         raise UnknownPolicyError(str(err)) from None
+
+
+def import_policy(spec: str, module: str, cls: str, options: str | None, *, num_players: int,
+                  seed: int | None):
+    from catzoo.policies.base import Policy
+
+    _, kwargs = parse_spec(f"x:{options or ''}")
+    try:
+        target = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError) as err:
+        raise UnknownPolicyError(f"policy {spec!r}: cannot import {module}:{cls} ({err})") from None
+    if not (isinstance(target, type) and issubclass(target, Policy)):
+        raise UnknownPolicyError(
+            f"policy {spec!r}: {module}:{cls} is not a catzoo.policies.base.Policy class")
+    try:
+        policy = target(num_players=num_players, seed=seed, **kwargs)
+    except TypeError as err:
+        raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
+    policy.name = spec
+    return policy
 
 
 def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None,

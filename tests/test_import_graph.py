@@ -32,7 +32,11 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
     "checkpoints": set(),  # data: the shipped policies
     "docs": set(),  # data: the rules pages
-    "cli": {"games", "envs", "policies", "training", "arena", "play", "web", "analysis"},
+    "cli": {"games", "envs", "policies", "training", "arena", "play", "web", "analysis",
+            "integrations"},
+    # CatZoo inside other libraries (RLlib): the envs, bots, checkpoints and league, and
+    # the arena's Ray connection
+    "integrations": {"games", "envs", "policies", "training", "arena"},
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).
 ENGINE_FORBIDDEN = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")

@@ -26,6 +26,18 @@ def snapshot_id(step: int) -> str:
     return f"s{step:010d}"
 
 
+def snapshot_weights(stats: dict, ids: list[str], power: float) -> np.ndarray:
+    """The "weighted" scheme's probability of each snapshot: the harder the snapshot is
+    for the learner (``stats[id] = [games, sum of the learner's returns]``), the likelier."""
+    w = np.empty(len(ids))
+    for i, sid in enumerate(ids):
+        games, total = stats.get(sid, [0, 0.0])
+        # The learner's expected score in [0, 1] vs this snapshot, with one prior draw.
+        score = ((total + games) / 2 + 0.5) / (games + 1)
+        w[i] = (1.0 - score) ** power + 1e-3
+    return w / w.sum()
+
+
 class League:
     def __init__(self, directory: str | Path):
         self.dir = Path(directory)
@@ -133,14 +145,7 @@ class LeagueSeats:
         return self.cache[name]
 
     def _weights(self, ids: list[str]) -> np.ndarray:
-        stats = self.data["stats"]
-        w = np.empty(len(ids))
-        for i, sid in enumerate(ids):
-            games, total = stats.get(sid, [0, 0.0])
-            # The learner's expected score in [0, 1] vs this snapshot, with one prior draw.
-            score = ((total + games) / 2 + 0.5) / (games + 1)
-            w[i] = (1.0 - score) ** self.power + 1e-3
-        return w / w.sum()
+        return snapshot_weights(self.data["stats"], ids, self.power)
 
     def _league_opponent(self, rng: np.random.Generator) -> tuple[object, str | None]:
         snaps = self.data["snapshots"]

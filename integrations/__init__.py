@@ -1,0 +1,1 @@
+"""CatZoo inside other RL libraries: ``catzoo.integrations.rllib`` (Ray RLlib)."""
