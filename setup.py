@@ -47,6 +47,7 @@ CORES = [
     ("catzoo.games.chance", "games/chance.pyx"),
     ("catzoo.games.cat_in_the_box.core", "games/cat_in_the_box/core.pyx"),
     ("catzoo.games.lunar.core", "games/lunar/core.pyx"),
+    ("catzoo.games.catsle_builders.core", "games/catsle_builders/core.pyx"),
 ]
 # -O3: the cores' step loops are the batched engine's whole cost (setuptools' default is -O2
 # from Python's build flags; a later flag wins). -fopenmp: batch.pxi's prange splits the

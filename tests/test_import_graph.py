@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
     "play": {"games", "envs", "policies"},
+    "vector": {"games"},  # the batched engine steps the games' compiled cores
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
     "checkpoints": set(),  # data: the shipped policies
     "docs": set(),  # data: the rules pages

@@ -10,14 +10,15 @@ from dataclasses import dataclass
 
 from catzoo.games.base import OptionsError, check_choice, int_sequence, is_int
 
+# [S] 5 suits of values 1-12 (VALUES, NUM_CARDS), 3 rounds (NUM_ROUNDS): constants of
+# the compiled core, which plays the game.
+from catzoo.games.catsle_builders.core import NUM_CARDS, NUM_ROUNDS, VALUES  # noqa: F401
+
 GAME = "catsle_builders"
 
-# [S] 5 suits of values 1-12; 3 players remove the Moats (the blue suit).
+# [S] 3 players remove the Moats (the blue suit).
 SUITS = ("Walls", "Gables", "Gates", "Bridges", "Moats")
 SUIT_LETTERS = "WGTBM"
-VALUES = 12
-NUM_CARDS = len(SUITS) * VALUES
-NUM_ROUNDS = 3  # [S]
 
 # [D] hand sizes: 5-9 cards stay undealt so counting is never exact, and the expected
 # intake (a trick shares out as many cards as were played) stays under the 14-card room.
