@@ -32,6 +32,7 @@ CORES = [
     ("catzoo.games.chance", "games/chance.pyx"),
     ("catzoo.games.cat_in_the_box.round_core", "games/cat_in_the_box/round_core.pyx"),
     ("catzoo.games.lunar.round_core", "games/lunar/round_core.pyx"),
+    ("catzoo.games.cat_tree.core", "games/cat_tree/core.pyx"),
 ]
 ext_modules = cythonize(
     [Extension(name, [source]) for name, source in CORES],
