@@ -79,8 +79,8 @@ class CatTreeState(GameState):
     def _setup(self) -> None:
         self.__dict__.update(_static_of(self.options))
         self.num_players = 2
-        deck = tuple(self._draw_chance(_shuffled_deck))
-        core = Core(self.rules, deck)  # checks a pinned deck: 32 cards, 4 of each type
+        # Core checks a pinned deck: a sequence of 32 card types, 4 of each
+        core = Core(self.rules, self._draw_chance(_shuffled_deck))
         self.deck = core.deck
         self._attach(core)
 
