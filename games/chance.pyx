@@ -33,3 +33,88 @@ def shuffle_as_random(list items, rng) -> None:
         while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+# --- the C generator of the compiled cores, seen from Python ------------------------------
+include "mt19937.pxi"
+
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+
+
+def seed_words(seed) -> list:
+    """The 32-bit words, least significant first, that ``random.Random(seed)`` seeds its
+    generator with for an int ``seed`` (those of ``abs(seed)``; ``[0]`` for 0): what the
+    compiled cores' ``mt_seed_words`` takes."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
+    n = abs(int(seed))
+    words = []
+    while True:
+        words.append(n & 0xFFFFFFFF)
+        n >>= 32
+        if not n:
+            return words
+
+
+def slot_seeds(seed, Py_ssize_t n) -> list:
+    """The first game seed of each of ``n`` slots of a batch seeded with ``seed``
+    (``slot_game_seed``: output i of SplitMix64 seeded with ``seed``, masked to 63 bits).
+    ``seed`` is taken modulo 2**64 (so any int seeds a batch)."""
+    cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef Py_ssize_t i
+    if n < 0:
+        raise ValueError(f"slot_seeds: n={n} must be >= 0")
+    return [slot_game_seed(s, <uint64_t>i) for i in range(n)]
+
+
+def next_seed(seed) -> int:
+    """The seed of a slot's next game after its game of ``seed`` ended
+    (``next_game_seed``: the first output of SplitMix64 seeded with ``seed``, 63 bits)."""
+    return next_game_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+
+def _mt_draws(seed, ops) -> list:
+    """Test-only window on mt19937.pxi (tests/test_mt19937.py checks it draw for draw
+    against ``random.Random(seed)``). ``ops``: a sequence of (name, argument) with names
+    ``random``, ``getrandbits`` (k), ``randbelow`` (n), ``shuffle`` and ``shuffle_by_float``
+    (a list of ints, shuffled in a copy), ``state`` (the 624 words and the index, as
+    ``Random.getstate()[1]``). Returns one result per op."""
+    cdef MT mt
+    cdef uint32_t key[64]
+    cdef int keylen, i, length
+    cdef int items[4096]
+    words = seed_words(seed)
+    if len(words) > 64:
+        raise ValueError("_mt_draws: a seed of at most 64 words")
+    keylen = len(words)
+    for i in range(keylen):
+        key[i] = words[i]
+    mt_seed_words(&mt, key, keylen)
+    out = []
+    for name, arg in ops:
+        if name == "random":
+            out.append(mt_random(&mt))
+        elif name == "getrandbits":
+            if not 0 < arg <= 64:
+                raise ValueError("getrandbits: 0 < k <= 64")
+            out.append(mt_getrandbits(&mt, arg))
+        elif name == "randbelow":
+            if not 0 < arg < 2**64:
+                raise ValueError("randbelow: 0 < n < 2**64")
+            out.append(mt_randbelow(&mt, arg))
+        elif name in ("shuffle", "shuffle_by_float"):
+            length = len(arg)
+            if length > 4096:
+                raise ValueError("shuffle: at most 4096 items")
+            for i in range(length):
+                items[i] = arg[i]
+            if name == "shuffle":
+                mt_shuffle_ints(&mt, items, length)
+            else:
+                mt_shuffle_ints_by_float(&mt, items, length)
+            out.append([items[i] for i in range(length)])
+        elif name == "state":
+            out.append(tuple([mt.state[i] for i in range(MT_N)]) + (mt.index,))
+        else:
+            raise ValueError(f"_mt_draws: unknown op {name!r}")
+    return out

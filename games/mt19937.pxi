@@ -157,3 +157,24 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     return z ^ (z >> 31)
+
+
+# The batched engine's game seeds (catzoo.vector; documented in docs/vector.md). Seeds are
+# masked to 63 bits so that each is a non-negative int64 that ``env.reset(seed=...)`` and
+# numpy's int64 arrays take as is.
+cdef uint64_t SEED_MASK = 0x7FFFFFFFFFFFFFFFULL
+
+
+cdef inline uint64_t slot_game_seed(uint64_t seed, uint64_t slot) noexcept nogil:
+    """Slot ``slot``'s first game seed: output ``slot`` (from 0) of SplitMix64 seeded with
+    ``seed``, masked to 63 bits (SplitMix64's state advances by a constant per output, so
+    any output is found without the ones before it)."""
+    cdef uint64_t state = seed + slot * 0x9E3779B97F4A7C15ULL
+    return splitmix64(&state) & SEED_MASK
+
+
+cdef inline uint64_t next_game_seed(uint64_t seed) noexcept nogil:
+    """The seed of the game a slot is dealt after a game of ``seed`` ends: the first output
+    of SplitMix64 seeded with ``seed``, masked to 63 bits."""
+    cdef uint64_t state = seed
+    return splitmix64(&state) & SEED_MASK

@@ -69,8 +69,9 @@ def test_numbers_outside_the_deck_are_blocked():
 def test_two_player_revealed_leftovers_place_neutral_tokens():
     # [R] 3 of the 5 leftovers are revealed: green space per number, yellow for a second
     # copy, blue for a third.
+    # (the hands with the rest of the 2-player deck: five of each number 1-5)
     s = CatInTheBoxState.new(num_players=2, chance=[deal(
-        (1, 1, 1, 2, 2, 3, 3, 3, 4, 4), (2, 2, 2, 3, 4, 4, 5, 5, 5, 5),
+        (1, 1, 1, 2, 2, 3, 3, 3, 4, 4), (2, 2, 3, 4, 4, 5, 5, 5, 5, 5),
         leftover=(1, 1, 2, 3, 4))])
     blocked = s.owner == -2
     assert blocked[G, 0] and blocked[Y, 0] and not blocked[B, 0]  # two 1s

@@ -30,7 +30,7 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     assert "catzoo/games/cat_in_the_box/state.py" in names
     assert "catzoo/cli/main.py" in names
     # The compiled cores are built into the wheel.
-    assert any(n.startswith("catzoo/games/cat_in_the_box/round_core.") and n.endswith(".so")
+    assert any(n.startswith("catzoo/games/cat_in_the_box/core.") and n.endswith(".so")
                for n in names), names
     assert not any(n.startswith(("tests/", "catzoo/tests/")) for n in names)
     assert "catzoo/games/cat_tree/reference_deals.json" in names  # package data

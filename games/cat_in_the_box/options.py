@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.cat_in_the_box.core import Board
 
 GAME = "cat_in_the_box"
 
-COLOURS = ("blue", "yellow", "green", "red")
-RED = 3
+COLOURS = ("blue", "yellow", "green", "red")  # the board's colour order (the core's indices)
+RED = int(Board.RED)
 
 # [R] rules-notes: deck numbers and hand size by player count.
 MAX_NUMBER = {2: 5, 3: 6, 4: 8, 5: 9}

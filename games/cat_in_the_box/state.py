@@ -9,73 +9,31 @@ Actions (one flat space of 50):
 * ``14-49`` play a card and declare a colour: ``14 + colour * 9 + (number - 1)`` with
   colours blue 0, yellow 1, green 2, red 3 (phase "play").
 
-The round in progress (hands, research board, markers, predictions, the trick) lives in
-a ``RoundCore`` (``round_core.pyx``, compiled): the env applies one action per
-agent-step, and in Python those rules cost more than the PettingZoo API around them.
-This module deals, scores and records rounds, and reads the round through the core.
+The whole game (deal, rules, scoring, observation, legal moves) is the compiled core
+``core.pyx``, which the batched engine (``catzoo.vector``) steps too; this module reads the
+game through it and keeps what is not per step: the action log, the chance record, text
+and re-sampling.
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache, lru_cache
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, bits_to_mask, shuffle
+from catzoo.games.base import TERMINAL, bits_to_mask
+from catzoo.games.cat_in_the_box import core as _core
+from catzoo.games.cat_in_the_box.core import trick_winner  # noqa: F401
 from catzoo.games.cat_in_the_box.layout import layout_for
-from catzoo.games.cat_in_the_box.options import COLOURS, COPIES, CatInTheBoxOptions
-from catzoo.games.cat_in_the_box.round_core import RoundCore, trick_winner  # noqa: F401
-from catzoo.games.cat_in_the_box.scoring import round_scores
-from catzoo.games.compiled_round import CompiledRoundState
+from catzoo.games.cat_in_the_box.options import COLOURS, CatInTheBoxOptions
+from catzoo.games.compiled import CompiledState
 
-ASIDE, PREDICT, PLAY = 0, 1, 2
+# The core's constants (defined once, in core.pyx), as plain ints.
+ASIDE, PREDICT, PLAY = (int(v) for v in _core.Phase)
+ASIDE_BASE, PREDICT_BASE, PLAY_BASE, NUM_ACTIONS = (int(v) for v in _core.Action)
+NUMBERS, SPACES = int(_core.Board.NUMBERS), int(_core.Board.SPACES)
 PHASES = ("aside", "predict", "play")
-ASIDE_BASE, PREDICT_BASE, PLAY_BASE = 0, 9, 14
-NUM_ACTIONS = 50
-EMPTY, BLOCKED = -1, -2
-NUMBERS = 9
-SPACES = 4 * NUMBERS
-ALL_NUMBERS = (1 << NUMBERS) - 1
-ALL_SPACES = (1 << SPACES) - 1
-# REPEAT[h]: a 9-bit set of numbers repeated in each of the 4 colour rows.
-REPEAT = tuple(h | h << 9 | h << 18 | h << 27 for h in range(1 << NUMBERS))
-COLOUR_ROW = tuple(ALL_NUMBERS << (c * NUMBERS) for c in range(4))
-
-
-@lru_cache(maxsize=4096)
-def _round_start_master(layout, blocked: int, round_index: int, round_start: int) -> np.ndarray:
-    """The master vector at the start of a round, before hands and scores are written.
-
-    Few distinct ones occur (the blocked spaces vary only with 2 players), and one copy
-    of a cached vector is much cheaper than the dozen writes that build it.
-    """
-    L = layout
-    m = np.zeros(L.master_size, dtype=np.float32)
-    m[L.span("blocked")] = bits_to_mask(blocked, SPACES)
-    m[L.span("markers")] = 1.0
-    m[L.base["round"] + round_index] = 1.0
-    m[L.base["phase"] + ASIDE] = 1.0
-    m[L.base["round_start"] + round_start] = 1.0
-    m[L.base["leader"] + round_start] = 1.0  # the round's start player leads first
-    m.flags.writeable = False  # shared by every state: copied, never written
-    return m
-
-
-@lru_cache(maxsize=1 << 12)
-def _revealed_blocks(revealed: tuple[int, ...]) -> int:
-    """[R] 2 players: 3 of the 5 leftover cards are revealed; each revealed number blocks
-    its green space, a second copy its yellow, a third its blue."""
-    blocked = 0
-    for k in set(revealed):
-        for colour in (2, 1, 0)[: revealed.count(k)]:
-            blocked |= 1 << (colour * NUMBERS + k)
-    return blocked
-
-
-@cache
-def _deck(max_number: int) -> tuple[int, ...]:
-    return tuple(k for k in range(max_number) for _ in range(COPIES))
+EMPTY, BLOCKED = -1, -2  # the values of ``owner``
 
 
 def bits_of(items) -> int:
@@ -89,92 +47,25 @@ def play_action(colour: int, number: int) -> int:
     return PLAY_BASE + colour * NUMBERS + number - 1
 
 
-class CatInTheBoxState(CompiledRoundState):
+class CatInTheBoxState(CompiledState):
     game_name = "cat_in_the_box"
     env_version = 0
     options_cls = CatInTheBoxOptions
     num_actions = NUM_ACTIONS
-    _game_lists = ("chance", "history", "total_scores", "round_scores", "round_records")
+    core_module = _core
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        o = self.options
-        self.num_players = n = o.num_players
-        self._use_layout(layout_for(n))
-        self._at = self.layout.at
-        self.total_scores = [0] * n
-        self.round_scores: list[list[int]] = []
-        self.round_records: list[dict] = []  # what each finished round was scored from
-        self.round_index = 0
-        # [D] seat 0 starts the first round; the env's seeding makes deals random, and a
-        # full game gives every seat one round as start player.
-        self.round_start = 0
-        self._core = RoundCore(n, o.tricks_per_round,
-                               bits_of(PREDICT_BASE + v for v in o.allowed_predictions),
-                               self.master, self._at)
-        self._deck = _deck(o.max_number)
-        self._start_round()
+        self.num_players = n = self.options.num_players
+        self.layout = layout_for(n)
+        self.observation_size = self.layout.obs_size
+        self._round_begin = 0
 
-    def _deal(self, rng: random.Random):
-        deck = list(self._deck)
-        shuffle(deck, rng)
-        h, n = self.options.hand_size, self.num_players
-        hands = tuple([tuple(sorted(deck[start : start + h])) for start in range(0, n * h, h)])
-        return (hands, tuple(deck[n * h :]))
-
-    def _start_round(self) -> None:
-        o, n, L = self.options, self.num_players, self.layout
-        hands, leftover = self._draw_chance(self._deal)
-        self.leftover = leftover
-        blocked = REPEAT[ALL_NUMBERS & ~((1 << o.max_number) - 1)]  # [R] numbers not dealt
-        if n == 2:
-            blocked |= _revealed_blocks(leftover[:3])
-        self.blocked = blocked
+    def _on_deal(self) -> None:
         # The round's set-asides are its first actions, one per player from the start player.
         self._round_begin = len(self.history)
-        self.master[:] = _round_start_master(L, blocked, self.round_index, self.round_start)
-        self._write_scores()
-        core = self._core
-        core.begin(hands, ALL_SPACES & ~blocked, self.round_start)  # writes the hands
-        self.current_player = core.current_player
-        self._legal = core.legal
 
-    def _write_scores(self) -> None:
-        start, mv = self._at.score, self._mv
-        for p, total in enumerate(self.total_scores):
-            mv[start + p] = min(4.0, max(-4.0, total / 50.0))
-
-    # --- the end of a round ----------------------------------------------------------------
-    # The rules of a round's actions (set-aside, prediction, play, trick, paradox) are in
-    # round_core.pyx; CompiledRoundState applies them there.
-    def _end_round(self) -> None:
-        o, n, core = self.options, self.num_players, self._core
-        tricks, predictions = core.tricks, core.predictions
-        scores = round_scores(core.tokens, tricks, predictions, core.paradox_player, o.row_order)
-        self.round_scores.append(scores)
-        self.round_records.append({
-            "start_player": self.round_start,
-            "predictions": predictions,
-            "tricks": tricks,
-            "tricks_played": core.tricks_done,
-            "paradox_player": core.paradox_player,
-            "tokens": core.tokens,
-            "scores": scores,
-        })
-        for p in range(n):
-            self.total_scores[p] += scores[p]
-        self.round_index += 1
-        if self.round_index == o.num_rounds:
-            core.end_game()
-            self.current_player = TERMINAL
-            self._legal = 0
-            self._write_scores()
-            return
-        # [R] the round start player passes left each round.
-        self.round_start = (self.round_start + 1) % n
-        self._start_round()
-
-    # --- the round in progress, read from the core ------------------------------------------
+    # --- the game, read from the core ---------------------------------------------------------
     counts = property(lambda self: self._core.counts,
                       doc="Cards in hand: ``counts[p][k]`` of number k + 1 (a copy).")
     tokens = property(lambda self: self._core.tokens,
@@ -198,6 +89,42 @@ class CatInTheBoxState(CompiledRoundState):
         lambda self: self._core.red_lead_exceptions,
         doc="This round's red leads before red was broken: (leader, numbers it could have "
             "declared in another colour), which proves none of them was in hand.")
+    round_index = property(lambda self: self._core.round_index,
+                           doc="Rounds finished (the round in progress, from 0).")
+    round_start = property(lambda self: self._core.round_start,
+                           doc="The round's start player (it sets aside and leads first).")
+    blocked = property(lambda self: self._core.blocked,
+                       doc="Spaces no one may take: numbers outside the deck, 2-player "
+                           "neutral tokens (a bit set).")
+    round_records = property(lambda self: self._core.round_records,
+                             doc="What each finished round was scored from (copies).")
+
+    @property
+    def leftover(self) -> tuple[int, ...]:
+        """The round's cards dealt to no one (2 players: the first 3 revealed)."""
+        return self._core.leftover
+
+    @leftover.setter
+    def leftover(self, cards) -> None:
+        self._core.set_leftover(cards)
+
+    @property
+    def total_scores(self) -> list[int]:
+        """Each player's total score (a copy: assign a new list to change it)."""
+        return self._core.total_scores
+
+    @total_scores.setter
+    def total_scores(self, totals) -> None:
+        self._core.set_scores(totals=totals)
+
+    @property
+    def round_scores(self) -> list[list[int]]:
+        """Each finished round's scores (a copy: assign a new list to change them)."""
+        return self._core.round_scores
+
+    @round_scores.setter
+    def round_scores(self, rounds) -> None:
+        self._core.set_scores(rounds=rounds)
 
     def played_numbers(self, p: int) -> list[int]:
         """Numbers (0-based) of the cards p played this round: one per research token."""
@@ -218,7 +145,7 @@ class CatInTheBoxState(CompiledRoundState):
     @property
     def markers(self) -> list[list[bool]]:
         """X markers still held: ``markers[p][colour]``."""
-        return [[bool(bits & COLOUR_ROW[c]) for c in range(4)] for bits in self._core.marker_bits]
+        return self._core.markers
 
     @property
     def owner(self) -> np.ndarray:
@@ -228,22 +155,6 @@ class CatInTheBoxState(CompiledRoundState):
             out[bits_to_mask(spaces, SPACES) > 0] = p
         return out.reshape(4, NUMBERS).astype(np.int8)
 
-    # --- results ------------------------------------------------------------------------
-    def scores(self) -> list[float]:
-        return list(self.total_scores)
-
-    def standing_keys(self) -> list[tuple]:
-        # [R] tie-break: the highest score in the final round; still tied, a shared win.
-        last = self.round_scores[-1] if self.round_scores else [0] * self.num_players
-        return [(self.total_scores[p], last[p]) for p in range(self.num_players)]
-
-    # --- observations ---------------------------------------------------------------------
-    def observation(self, player: int) -> np.ndarray:
-        return self.master[self.layout.view_index[player]]
-
-    def state_vector(self) -> np.ndarray:
-        return self.master.copy()
-
     # --- copies and determinization -----------------------------------------------------------
     def resample(self, player: int, rng: random.Random, attempts: int = 1000) -> CatInTheBoxState:
         """Re-deal the other players' hands and set-aside cards (and, with 2 players, the
@@ -251,7 +162,7 @@ class CatInTheBoxState(CompiledRoundState):
         saw: the cards each opponent played, every exceptional red lead (which proves the
         leader held no card declarable in another colour), and that the player to act is
         not in a paradox (it holds a legal move)."""
-        c = self._copy(random.Random(rng.getrandbits(64)))  # later deals unforeseeable
+        c = self._copy(seed=rng.getrandbits(64))  # later deals unforeseeable
         if self.is_terminal():
             return c
         n = self.num_players
@@ -273,7 +184,7 @@ class CatInTheBoxState(CompiledRoundState):
                 pos += size
             if all(not bits_of(new_hands[q]) & nums for q, nums in constraints) and (
                 to_act is None
-                or core.empty_bits & REPEAT[bits_of(new_hands[to_act])] & core.marker_bits[to_act]
+                or core.can_play(to_act, bits_of(new_hands[to_act]))
             ):
                 break
         else:
