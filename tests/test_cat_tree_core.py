@@ -20,16 +20,22 @@ from catzoo.games.cat_tree.placement import rules_for
 from catzoo.games.cat_tree.state import DECK, KEEP_BASE, ME_FIRST, PLACE, PLACE_BASE
 
 
+def rng_after_the_deal(seed) -> random.Random:
+    rng = random.Random(seed)
+    rng.shuffle(list(DECK))
+    return rng
+
+
 @pytest.mark.parametrize("seed", [0, 1, 5, 2**31, 2**32 - 1, 2**32, 2**64 + 3, 2**100 + 7, -9])
 def test_the_core_deals_what_random_shuffle_deals(seed):
     deck = list(DECK)
     random.Random(seed).shuffle(deck)
     assert ct_core.deal(seed) == tuple(deck) == CatTreeState.new(seed=seed).deck
     rules = rules_for(CatTreeOptions())
-    dealt = ct_core.Core.from_seed(rules, seed)
+    dealt = ct_core.Core.new(rules, seed)
     state = CatTreeState.new(seed=seed)
-    np.testing.assert_array_equal(
-        np.frombuffer(dealt.observation_memory(), np.float32), state._buf)
+    np.testing.assert_array_equal(np.frombuffer(dealt, np.float32), state.master)
+    assert state.rng.getstate() == rng_after_the_deal(seed).getstate()
 
 
 @pytest.mark.parametrize("deck, message", [
@@ -69,9 +75,9 @@ def test_an_illegal_action_leaves_the_core_unchanged():
 def test_the_core_memory_is_read_only():
     state = CatTreeState.new(seed=1)
     with pytest.raises(ValueError):
-        state._buf[0] = 1.0
+        state.master[0] = 1.0
     with pytest.raises(TypeError, match="read-only"):
-        memoryview(state._core.observation_memory())[0] = 1
+        memoryview(state._core)[0] = 1.0
 
 
 def test_rules_pickle_as_the_shared_configuration():

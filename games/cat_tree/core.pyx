@@ -23,6 +23,7 @@ from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
+include "../core_common.pxi"  # CoreEvent: GAME_OVER, DEALT
 
 
 cdef extern from *:
@@ -77,8 +78,6 @@ cdef enum:
     MAX_ACTIONS = PLACE_BASE + MAX_CELLS + 1
     # the layout's size (11 * cells + 59, layout.py) on the largest grid; CoreConfig checks
     MAX_OBS = 11 * MAX_CELLS + 59
-    GAME_OVER = 1  # game_apply's events
-    DEALT = 2
 
 # [S] base points of each structure (pipe: before its attached sides).
 cdef int BASE[8]
@@ -451,6 +450,7 @@ ctypedef struct Game:
     Cells counted  # the cells whose pieces score
     Cells classes[4]  # the empty cells legal for each legality class
     float obs[2 * MAX_OBS]  # viewer 0's observation, then viewer 1's (obs_size each)
+    MT mt  # the game's generator, seeded as random.Random(seed) (it deals the deck)
 
 
 cdef inline void put(Game* g, const Config* c, int at, float value) noexcept nogil:
@@ -529,7 +529,8 @@ cdef void start_turn(Game* g, const Config* c) noexcept nogil:
 
 
 cdef void game_start(Game* g, const Config* c, const int* deck) noexcept nogil:
-    """A new game on ``deck`` (32 types, checked by the caller), its first turn dealt."""
+    """A new game on ``deck`` (32 types, checked by the caller), its first turn dealt
+    (the generator, ``g.mt``, left as it is)."""
     cdef int i, v
     memset(g, 0, <size_t>(<char*>&g.obs[0] - <char*>g))
     memset(g.obs, 0, 2 * c.obs_size * sizeof(float))
@@ -545,15 +546,12 @@ cdef void game_start(Game* g, const Config* c, const int* deck) noexcept nogil:
     start_turn(g, c)
 
 
-cdef void deal_from_seed(const uint32_t* key, int keylen, int* deck) noexcept nogil:
-    """[S] the 32 cards shuffled once: ``random.Random(seed).shuffle(list(DECK))``, the
-    seed's 32-bit words in ``key`` (least significant first)."""
-    cdef MT mt
+cdef void shuffled_deck(MT* mt, int* deck) noexcept nogil:
+    """[S] the 32 cards shuffled once: ``rng.shuffle(list(DECK))``."""
     cdef int i
     for i in range(DECK_SIZE):
         deck[i] = i // COPIES
-    mt_seed_words(&mt, key, keylen)
-    mt_shuffle_ints(&mt, deck, DECK_SIZE)
+    mt_shuffle_ints(mt, deck, DECK_SIZE)
 
 
 cdef inline Cells legal_cells_now(const Game* g) noexcept nogil:
@@ -696,7 +694,8 @@ cdef inline int game_obs_size(const Config* c) noexcept nogil:
 cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil:
     """``CatTreeState.new(options, seed=n)`` for the n of 32-bit words ``key``."""
     cdef int deck[DECK_SIZE]
-    deal_from_seed(key, keylen, deck)
+    mt_seed_words(&g.mt, key, keylen)
+    shuffled_deck(&g.mt, deck)
     game_start(g, c, deck)
 
 
@@ -836,14 +835,14 @@ cdef class CoreConfig:
 
     A cell set's bit ``row * width + column``; row 0 the bottom row (on the floor)."""
 
-    cdef Config cfg
+    cdef Config c
     cdef readonly object options
     cdef readonly int width, height, num_cells, altitude_row, detach_steps, toy_reach
     cdef readonly bint pipe_any
     cdef readonly object full, row0, not_col0, not_last, alt
 
     def __init__(self, options):
-        cdef Config* c = &self.cfg
+        cdef Config* c = &self.c
         cdef int w = options.width, h = options.height, n = w * h, r, i
         if not (3 <= w <= MAX_WIDTH and 2 <= h and n <= MAX_CELLS):
             raise ValueError(f"cat_tree: a {w} x {h} grid is larger than the core's "
@@ -888,7 +887,7 @@ cdef class CoreConfig:
         defined there once; the sizes and kinds the core writes are checked here)."""
         from catzoo.games.cat_tree.layout import layout_for
 
-        cdef Config* c = &self.cfg
+        cdef Config* c = &self.c
         layout = layout_for(n)
         expect = {"grid": (NUM_TYPES * n, "public"), "counted": (n, "public"),
                   "hand": (2 * NUM_TYPES, "private"), "picked": (2, "private"),
@@ -918,23 +917,23 @@ cdef class CoreConfig:
 
     @property
     def num_actions(self) -> int:
-        return self.cfg.num_actions
+        return self.c.num_actions
 
     @property
     def obs_size(self) -> int:
-        return self.cfg.obs_size
+        return self.c.obs_size
 
     def dilate(self, cells):
         """The cells at Manhattan distance 1 or less of ``cells``."""
-        return int_of_cells(c_dilate(cells_of_int(cells), &self.cfg))
+        return int_of_cells(c_dilate(cells_of_int(cells), &self.c))
 
     def ball(self, cells, int radius):
         """The cells at Manhattan distance ``radius`` or less of ``cells``."""
-        return int_of_cells(c_ball(cells_of_int(cells), radius, &self.cfg))
+        return int_of_cells(c_ball(cells_of_int(cells), radius, &self.c))
 
     def flood(self, seed, within):
         """The cells of ``within`` orthogonally connected to ``seed`` (inside ``within``)."""
-        return int_of_cells(c_flood(cells_of_int(seed), cells_of_int(within), &self.cfg))
+        return int_of_cells(c_flood(cells_of_int(seed), cells_of_int(within), &self.c))
 
     def cell(self, int row, int column) -> int:
         return row * self.width + column
@@ -962,7 +961,7 @@ def legal_classes(boards, CoreConfig rules) -> tuple:
     cdef Cells b[8]
     cdef Cells out[4]
     load_boards(boards, b)
-    classes_of(occupied_of(b), carriers_of(b), hangers_of(b), &rules.cfg, out)
+    classes_of(occupied_of(b), carriers_of(b), hangers_of(b), &rules.c, out)
     return (int_of_cells(out[0]), int_of_cells(out[1]), int_of_cells(out[2]),
             int_of_cells(out[3]))
 
@@ -971,7 +970,7 @@ def counted_cells(boards, CoreConfig rules):
     """The cells whose pieces are part of the tree (score)."""
     cdef Cells b[8]
     load_boards(boards, b)
-    return int_of_cells(counted_cells_of(b, &rules.cfg))
+    return int_of_cells(counted_cells_of(b, &rules.c))
 
 
 def counted_of_parts(parts, CoreConfig rules):
@@ -983,7 +982,7 @@ def counted_of_parts(parts, CoreConfig rules):
             raise ValueError(f"cat_tree: more than {MAX_CELLS} parts")
         p[count] = cells_of_int(part)
         count += 1
-    return int_of_cells(counted_of_parts_c(p, count, &rules.cfg))
+    return int_of_cells(counted_of_parts_c(p, count, &rules.c))
 
 
 def points(boards, counted, CoreConfig rules) -> int:
@@ -991,22 +990,22 @@ def points(boards, counted, CoreConfig rules) -> int:
     cells; the engine's and the oracle's hot path)."""
     cdef Cells b[8]
     load_boards(boards, b)
-    return points_c(b, cells_of_int(counted), &rules.cfg, NULL)
+    return points_c(b, cells_of_int(counted), &rules.c, NULL)
 
 
 def score(boards, CoreConfig rules) -> int:
     """The shared score of a grid."""
     cdef Cells b[8]
     load_boards(boards, b)
-    return points_c(b, counted_cells_of(b, &rules.cfg), &rules.cfg, NULL)
+    return points_c(b, counted_cells_of(b, &rules.c), &rules.c, NULL)
 
 
 def score_counted(boards, CoreConfig rules) -> tuple:
     """(score, counted cells) of a grid."""
     cdef Cells b[8]
     load_boards(boards, b)
-    cdef Cells counted = counted_cells_of(b, &rules.cfg)
-    return points_c(b, counted, &rules.cfg, NULL), int_of_cells(counted)
+    cdef Cells counted = counted_cells_of(b, &rules.c)
+    return points_c(b, counted, &rules.c, NULL), int_of_cells(counted)
 
 
 def points_by_type(boards, counted, CoreConfig rules) -> tuple:
@@ -1014,7 +1013,7 @@ def points_by_type(boards, counted, CoreConfig rules) -> tuple:
     cdef Cells b[8]
     cdef int by_type[8]
     load_boards(boards, b)
-    points_c(b, cells_of_int(counted), &rules.cfg, by_type)
+    points_c(b, cells_of_int(counted), &rules.c, by_type)
     return tuple([by_type[k] for k in range(NUM_TYPES)])
 
 
@@ -1030,14 +1029,14 @@ def gain(boards, int kind, bit, counted, holders, int toys, CoreConfig rules) ->
     check_kind(kind)
     load_boards(boards, b)
     gained = gain_c(b, kind, cells_of_int(bit), cells_of_int(counted), cells_of_int(holders),
-                    &toys, &rules.cfg)
+                    &toys, &rules.c)
     return gained, toys
 
 
 def toy_points(toys, CoreConfig rules) -> int:
     """[S] 5 per group of toys, [D] groups closed under "closer than toy_distance", a
     group doubled when any of its toys is at altitude."""
-    return toy_points_c(cells_of_int(toys), &rules.cfg)
+    return toy_points_c(cells_of_int(toys), &rules.c)
 
 
 def deal(seed: int) -> tuple:
@@ -1045,17 +1044,19 @@ def deal(seed: int) -> tuple:
     engine's deal; ``random.Random(seed).shuffle(list(DECK))``)."""
     cdef uint32_t key[64]
     cdef int deck[DECK_SIZE]
-    cdef int keylen = seed_key(seed, key)
-    deal_from_seed(key, keylen, deck)
+    cdef MT mt
+    mt_seed_words(&mt, key, seed_key(seed, key))
+    shuffled_deck(&mt, deck)
     return tuple([deck[i] for i in range(DECK_SIZE)])
 
 
 cdef int seed_key(object seed, uint32_t* key) except -1:
     """The 32-bit words of a seed (``random.seed``'s: of abs(seed), least significant
     first; one word 0 for 0), at most 64 of them."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"cat_tree: a seed must be an int, got {seed!r}")
-    x = abs(seed)
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"cat_tree: a seed must be an int, got {seed!r} of type "
+                        f"{type(seed).__name__}")
+    x = abs(int(seed))
     cdef int n = 0
     while True:
         if n == 64:
@@ -1102,28 +1103,42 @@ cdef _Memory _memory(object owner, void* ptr, Py_ssize_t size):
 
 
 cdef class Core:
-    """One game of Cat Tree in C, for the Python state: applies actions, answers the
-    legal moves, keeps both observations, and reads every piece of the game back."""
+    """One game of Cat Tree in C, for the Python state (``CatTreeState._core``; the core
+    API of games/compiled.py): applies actions (``apply`` returns the CoreEvent bits),
+    answers the legal moves, keeps both observations (this object's buffer: viewer 0's
+    observation, then viewer 1's, read-only float32) and reads every piece of the game
+    back."""
 
     cdef Game g
     cdef int8_t mask[MAX_ACTIONS]
     cdef readonly CoreConfig config
 
-    def __init__(self, CoreConfig config, deck):
-        cdef int d[DECK_SIZE]
-        cdef int i
-        self.config = config
-        deck = check_deck(deck)
-        for i in range(DECK_SIZE):
-            d[i] = deck[i]
-        game_start(&self.g, &config.cfg, d)
-
     @staticmethod
-    def from_seed(CoreConfig config, seed):
-        """A game dealt in C from ``seed`` (as ``CatTreeState.new(seed=seed)`` deals)."""
-        return Core(config, deal(seed))
+    def new(CoreConfig config, seed, pinned=()) -> Core:
+        """A new game: ``seed`` an int (its 32-bit words seed the generator as
+        ``random.Random(seed)`` does); ``pinned`` the chance outcomes to use instead of
+        drawing them: at most one, the deck (a sequence of 32 card types, 4 of each)."""
+        cdef Core core = Core.__new__(Core)
+        cdef uint32_t key[64]
+        cdef int deck[DECK_SIZE]
+        cdef int i
+        if len(pinned) > 1:
+            raise ValueError(f"cat_tree: one chance outcome (the deck) can be pinned, got "
+                             f"{len(pinned)}")
+        if pinned:
+            cards = check_deck(pinned[0])
+            for i in range(DECK_SIZE):
+                deck[i] = cards[i]
+        keylen = seed_key(seed, key)
+        core.config = config
+        mt_seed_words(&core.g.mt, key, keylen)
+        if not pinned:
+            shuffled_deck(&core.g.mt, deck)
+        game_start(&core.g, &config.c, deck)
+        return core
 
     def copy(self) -> Core:
+        """An independent copy (the generator's state included)."""
         cdef Core c = Core.__new__(Core)
         c.config = self.config
         memcpy(&c.g, &self.g, sizeof(Game))
@@ -1133,25 +1148,29 @@ cdef class Core:
         return (_restore, (self.config, (<char*>&self.g)[:sizeof(Game)]))
 
     # --- playing ----------------------------------------------------------------------------
-    def apply(self, int action) -> int:
-        """Apply the legal ``action``; return the player to act next (TERMINAL at the end)."""
-        if not (action < self.config.cfg.num_actions and game_is_legal(&self.g, &self.config.cfg,
+    cpdef int apply(self, int action) except -1:
+        """Apply a legal action of the player to act (the caller checked it: an illegal
+        one raises ValueError here, as a last guard of the C arrays); returns the
+        CoreEvent bits (GAME_OVER)."""
+        if not (action < self.config.c.num_actions and game_is_legal(&self.g, &self.config.c,
                                                                         action)):
-            raise ValueError(f"cat_tree: action {action} is not legal here")
-        game_apply(&self.g, &self.config.cfg, action)
-        return self.g.current
+            raise ValueError(f"cat_tree core: action {action} is not legal")
+        return game_apply(&self.g, &self.config.c, action)
 
     def is_legal(self, action) -> bool:
-        return (0 <= action < self.config.cfg.num_actions
-                and game_is_legal(&self.g, &self.config.cfg, action))
+        return (0 <= action < self.config.c.num_actions
+                and game_is_legal(&self.g, &self.config.c, action))
 
     @property
     def legal(self):
         """The legal actions as an int bit set (bit a: action a)."""
-        return int_of_cells(legal_actions_of(&self.g, &self.config.cfg))
+        return int_of_cells(legal_actions_of(&self.g, &self.config.c))
+
+    def refresh_legal(self) -> None:
+        """Nothing to do: the legal moves are read from the game when asked."""
 
     def legal_actions(self) -> list:
-        cdef Cells legal = legal_actions_of(&self.g, &self.config.cfg)
+        cdef Cells legal = legal_actions_of(&self.g, &self.config.c)
         out = []
         while c_any(legal):
             out.append(c_pop(&legal))
@@ -1159,14 +1178,79 @@ cdef class Core:
 
     def fill_mask(self) -> None:
         """Write the legal mask into ``mask_memory()``."""
-        game_mask(&self.g, &self.config.cfg, self.mask)
-
-    def observation_memory(self) -> _Memory:
-        """Both observations (viewer 0's, then viewer 1's) as float32 bytes."""
-        return _memory(self, self.g.obs, 2 * self.config.cfg.obs_size * sizeof(float))
+        game_mask(&self.g, &self.config.c, self.mask)
 
     def mask_memory(self) -> _Memory:
-        return _memory(self, self.mask, self.config.cfg.num_actions)
+        return _memory(self, self.mask, self.config.c.num_actions)
+
+    def observe(self, int player):
+        """``player``'s observation, a new float32 array."""
+        import numpy as np
+        if not 0 <= player < NUM_PLAYERS:
+            raise ValueError(f"cat_tree: player {player} is out of range 0..1")
+        out = np.empty(self.config.c.obs_size, np.float32)
+        cdef float[::1] o = out
+        game_observe(&self.g, &self.config.c, player, &o[0])
+        return out
+
+    def __getbuffer__(self, Py_buffer* buffer, int flags):
+        # Read-only: only the rules write it (the state's numpy views of it).
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("cat_tree: a core's observations are read-only")
+        buffer.buf = <void*>self.g.obs
+        buffer.obj = self
+        buffer.len = 2 * self.config.c.obs_size * sizeof(float)
+        buffer.readonly = 1
+        buffer.itemsize = sizeof(float)
+        buffer.format = "f"
+        buffer.ndim = 1
+        buffer.shape = NULL
+        buffer.strides = NULL
+        buffer.suboffsets = NULL
+        buffer.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* buffer):
+        pass
+
+    # --- results ----------------------------------------------------------------------------
+    def scores(self) -> list:
+        cdef double out[NUM_PLAYERS]
+        game_scores(&self.g, &self.config.c, out)
+        return [int(out[0]), int(out[1])]
+
+    def standing_keys(self) -> list:
+        return [(self.g.total,), (self.g.total,)]
+
+    def returns(self) -> list:
+        cdef double out[NUM_PLAYERS]
+        game_returns(&self.g, &self.config.c, out)
+        return [out[0], out[1]]
+
+    # --- the generator ----------------------------------------------------------------------
+    @property
+    def deal(self) -> tuple:
+        """The chance outcome drawn: the deck."""
+        return self.deck
+
+    @property
+    def mt_state(self):
+        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
+        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
+
+    @mt_state.setter
+    def mt_state(self, state):
+        cdef int i
+        if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
+            raise ValueError("mt_state: 624 words and an index in 0..624")
+        for i in range(MT_N):
+            self.g.mt.state[i] = state[i]
+        self.g.mt.index = state[MT_N]
+
+    def reseed(self, seed) -> None:
+        """Seed the generator afresh with ``seed`` (an int); nothing is dealt later in a
+        game of Cat Tree, so this only changes ``mt_state``."""
+        cdef uint32_t key[64]
+        mt_seed_words(&self.g.mt, key, seed_key(seed, key))
 
     # --- the game, read back --------------------------------------------------------------------
     @property
@@ -1207,7 +1291,7 @@ cdef class Core:
 
     @property
     def grid(self) -> list:
-        return [self.g.grid[i] for i in range(self.config.cfg.cells)]
+        return [self.g.grid[i] for i in range(self.config.c.cells)]
 
     @property
     def parts(self) -> list:
@@ -1259,9 +1343,13 @@ def check_deck(deck) -> tuple:
 
 
 def _restore(CoreConfig config, bytes data) -> Core:
+    """A pickled core (pickles are the process's own: copies, deep copies, workers)."""
     cdef Core c = Core.__new__(Core)
     if len(data) != sizeof(Game):
         raise ValueError("cat_tree: a core's bytes of another build")
     c.config = config
     memcpy(&c.g, <char*>data, sizeof(Game))
     return c
+
+
+include "../batch.pxi"

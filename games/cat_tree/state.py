@@ -15,13 +15,14 @@ Actions (one flat space of ``5 + width * height``):
 * ``4 + row * width + column``  place your kept card there (phase "place");
 * ``4 + width * height``  dismiss your kept card (legal only when no cell is legal).
 
-The game is played in C (``core.pyx``: the deal's cards, every phase, the scoring, both
-observations and the legal moves); this state owns a ``Core`` and keeps in Python what is
-not per step: the options, the chance record and action history, text, and the search
-bots' clone and resample. What the game holds (``boards``, ``grid``, ``kept``,
+The whole game is the compiled core ``core.pyx`` (the deal from the seed, every phase, the
+scoring, both observations and the legal moves), which the batched engine
+(``catzoo.vector``) steps too; this state owns a ``Core`` (``games/compiled.py``) and keeps
+in Python what is not per step: the options, the chance record and action history, text,
+and the search bots' resample. What the game holds (``boards``, ``grid``, ``kept``,
 ``placements``...) is read back from the core. The observation layout (``layout.py``) is
 one master vector gathered per viewer; the core keeps instead both observations ready side
-by side (``_buf``: viewer 0's, then viewer 1's), so ``observation`` is one copy and
+by side (``master``: viewer 0's, then viewer 1's), so ``observation`` is one copy and
 ``state_vector`` gathers the master vector back from them.
 """
 
@@ -31,7 +32,7 @@ import random
 
 import numpy as np
 
-from catzoo.games.base import GameState, shuffle_as_random
+from catzoo.games.cat_tree import core as _core
 from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, exported here)
     DECK,
     KEEP,
@@ -44,11 +45,11 @@ from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, e
     PLACE,
     PLACE_BASE,
     TERMINAL,
-    Core,
 )
 from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
 from catzoo.games.cat_tree.options import CARDS_PER_TURN, DECK_SIZE, TYPE_NAMES, CatTreeOptions
 from catzoo.games.cat_tree.placement import rules_for
+from catzoo.games.compiled import CompiledState
 
 
 def dismiss_action(options: CatTreeOptions) -> int:
@@ -70,28 +71,25 @@ def _read(name: str, doc: str) -> property:
     return property(get, doc=doc)
 
 
-class CatTreeState(GameState):
+class CatTreeState(CompiledState):
     game_name = "cat_tree"
     env_version = 0
     options_cls = CatTreeOptions
+    core_module = _core
+    generic_standing = False  # cooperative: both partners get the score / 100
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
         self.__dict__.update(_static_of(self.options))
         self.num_players = 2
-        # Core checks a pinned deck: a sequence of 32 card types, 4 of each
-        core = Core(self.rules, self._draw_chance(_shuffled_deck))
-        self.deck = core.deck
-        self._attach(core)
+        self.deck = self._core.deck
 
-    def _attach(self, core: Core) -> None:
-        """Use ``core``: numpy views of its observations and of its mask."""
-        self._core = core
-        self._buf = buf = np.frombuffer(core.observation_memory(), np.float32)
-        size = self.observation_size
-        self._views = (buf[:size], buf[size:])
+    def _use_core(self, core) -> None:
+        """Use ``core``: numpy views of its two observations (``master``) and of its mask."""
+        super()._use_core(core)
+        size = core.config.obs_size
+        self._views = (self.master[:size], self.master[size:])
         self._mask = np.frombuffer(core.mask_memory(), np.int8)
-        self.current_player = core.current_player
 
     # --- the game, read back from the core --------------------------------------------------
     boards = _read("boards", "One cell set per structure type (a list of 8 ints).")
@@ -109,10 +107,6 @@ class CatTreeState(GameState):
     seen = _read("seen", "Per player, the cards of each type they have seen.")
     placements = _read("placements", "(turn, player, type, cell or -1) of every placement.")
 
-    @property
-    def _legal(self) -> int:
-        return self._core.legal
-
     # --- legal moves ---------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
         self._core.fill_mask()
@@ -121,20 +115,24 @@ class CatTreeState(GameState):
     def legal_actions(self) -> list[int]:
         return self._core.legal_actions()
 
-    def is_legal(self, action: int) -> bool:
-        return self._core.is_legal(action)
-
     # --- applying actions ----------------------------------------------------------------
     def apply_unchecked(self, action: int) -> None:
-        """Apply an action already known to be legal (the env checks it on the mask)."""
-        self.current_player = self._core.apply(action)
+        """Apply an action already known to be legal (the env checks it on the mask);
+        logged once the core took it (no chance is drawn after the deal)."""
+        core = self._core
+        core.apply(action)
         self.history.append(action)
+        self.current_player = core.current_player
+        self._legal = core.legal
 
     # --- results ------------------------------------------------------------------------
     def scores(self) -> list[float]:
         """The shared score, the same for both partners."""
         total = self._core.total
         return [total, total]
+
+    def standing_keys(self) -> list[tuple]:
+        return [(self._core.total,)] * 2
 
     def returns(self) -> np.ndarray:
         """[D] Both partners get the final score divided by 100 (cooperative reward)."""
@@ -150,28 +148,19 @@ class CatTreeState(GameState):
 
     def state_vector(self) -> np.ndarray:
         """The master vector of the layout (every private block too)."""
-        return self._buf.take(self._master_index)
+        return self.master.take(self._master_index)
 
     # --- copies and determinization -----------------------------------------------------------
-    def clone(self) -> CatTreeState:
-        c = type(self).__new__(type(self))
-        c.__dict__.update(self.__dict__)
-        c.chance = list(self.chance)
-        c.history = list(self.history)
-        c._attach(self._core.copy())
-        c.rng = self._rng_copy()
-        return c
-
     def __getstate__(self) -> dict:
         # the numpy views of the core are rebuilt from the (pickled) core
-        state = dict(self.__dict__)
-        for name in ("_buf", "_views", "_mask"):
+        state = super().__getstate__()
+        for name in ("_views", "_mask"):
             state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._attach(self._core)
+        self._use_core(self._core)
 
     def resample(self, player: int, rng: random.Random) -> CatTreeState:
         """Re-deal every card ``player`` has not seen (the deck, the partner's current
@@ -214,7 +203,7 @@ class CatTreeState(GameState):
         c = type(self).new(self.options, seed=self.seed, chance=[tuple(deck)])
         for action in history:
             c.apply(action)
-        c.rng.setstate(self.rng.getstate())
+        c.rng = self.rng
         return c
 
     def _kept_of(self, turn: int, p: int) -> int:
@@ -296,8 +285,3 @@ def _static_of(options: CatTreeOptions) -> dict:
 _STATIC_BY_VALUE: dict[CatTreeOptions, dict] = {}
 
 
-def _shuffled_deck(rng: random.Random) -> tuple[int, ...]:
-    # [S] the 32 cards are shuffled once (the core deals the same from a seed: core.deal)
-    deck = list(DECK)
-    shuffle_as_random(deck, rng)
-    return tuple(deck)
