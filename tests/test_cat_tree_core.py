@@ -157,3 +157,17 @@ def test_cell_sets_are_python_ints_on_the_largest_grid():
     assert rules.flood(1, rules.full) == rules.full
     assert rules.flood(top, rules.full & ~(1 << 142) & ~(1 << 131)) == top  # walled in
     assert rules.alt == rules.full & ~((1 << 4 * 12) - 1)  # the 5th row up
+
+
+# --- the batched engine on other options ---------------------------------------------------------
+
+@pytest.mark.parametrize("options", [
+    {"width": 12, "height": 12, "placing_order": "alternate"},  # 144 cells: three words
+    {"width": 9, "height": 8, "pipe_sides": "any", "bottom_height": 0, "turns": 5},
+    {"width": 3, "height": 2, "detach_distance": 1, "toy_distance": 5},
+])
+def test_the_batch_plays_the_aec_envs_games_on_other_options(options):
+    from tests.test_vector import lockstep
+
+    for reward in ("standing", "score"):
+        assert lockstep("cat_tree", 2, reward, 96, seed=21, options=options) >= 96

@@ -66,9 +66,9 @@ cpdef enum:
     PLACE_BASE = 4
     ME_FIRST = 2
     PARTNER_FIRST = 3
-    TERMINAL = -1
 
 cdef enum:
+    TERMINAL = -1  # games/base.py's TERMINAL: the player to act once the game is over
     NUM_PLAYERS = 2
     MAX_PLAYERS = 2
     MAX_WIDTH = 12  # options.py allows 3..12 x 2..12
@@ -111,7 +111,7 @@ PHASES = ("keep", "order", "place")
 
 # --- cell sets ------------------------------------------------------------------------------
 ctypedef struct Cells:
-    uint64_t w[3]
+    uint64_t w[WORDS]
 
 
 cdef inline Cells c_zero() noexcept nogil:

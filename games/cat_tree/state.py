@@ -32,6 +32,7 @@ import random
 
 import numpy as np
 
+from catzoo.games.base import TERMINAL  # noqa: F401  (state.TERMINAL, as ever)
 from catzoo.games.cat_tree import core as _core
 from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, exported here)
     DECK,
@@ -44,7 +45,6 @@ from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, e
     PHASES,
     PLACE,
     PLACE_BASE,
-    TERMINAL,
 )
 from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
 from catzoo.games.cat_tree.options import CARDS_PER_TURN, DECK_SIZE, TYPE_NAMES, CatTreeOptions
