@@ -181,11 +181,10 @@ cdef void game_mask(const Game* g, const Config* c, int8_t* out) noexcept nogil:
 
 
 cdef void game_observe(const Game* g, const Config* c, int player, float* out) noexcept nogil:
-    cdef int r, i, src, dst
+    cdef int r
     for r in range(c.nruns[player]):
-        src, dst = c.run_src[player][r], c.run_dst[player][r]
-        for i in range(c.run_len[player][r]):
-            out[dst + i] = g.m[src + i]
+        memcpy(out + c.run_dst[player][r], g.m + c.run_src[player][r],
+               c.run_len[player][r] * sizeof(float))
 
 
 cdef void game_scores(const Game* g, const Config* c, double* out) noexcept nogil:
