@@ -63,11 +63,11 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     folder = os.path.dirname(out) or "."
     plots = os.path.join(folder, "leaderboard")
     lines = ["# Leaderboard", "",
-             "Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
-             f"`{checkpoints}/<game>/`: {games} games per game at least (rounded up to whole "
-             f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
-             "game's default when none is shipped). Intervals are 95%; see "
-             "[arena.md](arena.md) for how games are seated and rated.", ""]
+             ("Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
+              f"`{checkpoints}/<game>/`: {games} games per game at least (rounded up to whole "
+              f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
+              "game's default when none is shipped). Intervals are 95%; see "
+              "[arena.md](arena.md) for how games are seated and rated."), ""]
     for game, info in GAMES.items():
         n = table_size(game, checkpoints)
         found, skipped = shipped_checkpoints(game, checkpoints, n)

@@ -49,8 +49,8 @@ def table(result) -> str:
                      for j in range(len(result.names))]
             out.append(f"{name.ljust(w)} {i:>1} " + "  ".join(cells))
     if result.failure is not None:
-        out += ["", f"STOPPED by a failure of policy {result.failure['policy']!r}: "
-                f"{result.failure['problem'].splitlines()[0]}"]
+        out += ["", (f"STOPPED by a failure of policy {result.failure['policy']!r}: "
+                     f"{result.failure['problem'].splitlines()[0]}")]
     return "\n".join(out)
 
 

@@ -97,7 +97,7 @@ class Runner:
         while True:
             env.reset(seed=self.seed + self.games)
             for agent in env.agent_iter():
-                obs, reward, terminated, truncated, info = env.last()
+                obs, _reward, terminated, truncated, _info = env.last()
                 if terminated or truncated:
                     action = None
                 else:

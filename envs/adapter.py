@@ -123,11 +123,14 @@ class CatZooAECEnv(AECEnv):
 
     def observe(self, agent):
         game = self.game
+        assert game is not None, "observe() before reset()"  # OrderEnforcing refuses it
         p = self.agent_name_mapping[agent]
         mask = game.legal_mask() if p == game.current_player else self._no_moves.copy()
         return {"observation": game.observation(p), "action_mask": mask}
 
     def state(self) -> np.ndarray:
+        if self.game is None:
+            raise RuntimeError(f"{self.state_cls.game_name}: call reset() before state()")
         return self.game.state_vector()
 
     def step(self, action) -> None:
@@ -141,6 +144,7 @@ class CatZooAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
+        assert game is not None  # agents exist, so reset() made the game
         if type(action) is not int:
             action = self._as_action(action)
         # Bits past the action space are never set, so one test covers the range too.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -85,6 +85,8 @@ class GameState:
     seed: int | None
     chance: list
     history: list[int]
+    rng: random.Random
+    _pinned_chance: list
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -124,7 +126,7 @@ class GameState:
         half a numpy item assignment, and engines make several per step.
         """
         self.master = master
-        self._mv = memoryview(master)
+        self._mv = master.data  # a memoryview of it
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
@@ -134,7 +136,7 @@ class GameState:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         if "master" in state:
-            self._mv = memoryview(self.master)
+            self._mv = self.master.data
 
     def _draw_chance(self, draw):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
@@ -334,7 +336,7 @@ class GameState:
     @classmethod
     def replay(cls, log: dict | str) -> GameState:
         if isinstance(log, str):
-            log = json.loads(log)
+            log = cast(dict, json.loads(log))
         if log.get("game") != cls.game_name:
             raise ValueError(f"this log is of game {log.get('game')!r}, not {cls.game_name!r}")
         options = options_from_json(cls.options_cls, cls.game_name, log["options"])

@@ -73,7 +73,7 @@ def play_env_randomly(env, seed: int) -> dict:
     env.reset(seed=seed)
     total = {a: 0.0 for a in env.possible_agents}
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, reward, terminated, truncated, _info = env.last()
         total[agent] += reward
         if terminated or truncated:
             action = None

@@ -59,7 +59,7 @@ def strip(records):
 
 
 def test_same_seed_same_results_with_any_number_of_workers():
-    args = dict(games=6, num_players=3, seed=11, options={"rounds": "single"})
+    args = {"games": 6, "num_players": 3, "seed": 11, "options": {"rounds": "single"}}
     a = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts:iterations=8"], **args)
     b = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts:iterations=8"], workers=2,
                   **args)

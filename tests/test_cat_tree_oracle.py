@@ -131,7 +131,7 @@ def test_heuristic_through_the_registry_plays_the_env():
     env.reset(seed=11)
     bots = {a: make_policy("heuristic", "cat_tree", num_players=2) for a in env.agents}
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, _reward, terminated, truncated, _info = env.last()
         env.step(None if terminated or truncated else bots[agent].act(obs))
     assert env.unwrapped.game.total >= 50
 

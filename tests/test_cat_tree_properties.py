@@ -180,7 +180,7 @@ def test_env_rewards_are_shared_and_add_up(seed, dense):
     rng = np.random.default_rng(seed)
     totals = {a: 0.0 for a in env.possible_agents}
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, reward, terminated, truncated, _info = env.last()
         totals[agent] += reward
         legal = np.flatnonzero(obs["action_mask"])
         env.step(None if terminated or truncated else int(rng.choice(legal)))

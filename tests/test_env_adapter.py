@@ -114,7 +114,7 @@ def test_score_reward_sums_to_the_final_scores():
     rng = np.random.default_rng(4)
     seen_before_end = False
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _ = env.last()
+        obs, reward, terminated, _truncated, _ = env.last()
         if reward and not terminated:
             seen_before_end = True
         env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))

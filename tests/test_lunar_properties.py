@@ -39,7 +39,7 @@ def check_invariants(state, cards_per_player: int) -> None:
     assert card_locations(state) == FULL  # 48 cards conserved
     assert sum(state.track) == state.tricks_done
     if state.last_trick is not None and state.phase == PLAY:
-        trick, winner = state.last_trick
+        trick, _winner = state.last_trick
         players = [entry[0] for entry in trick]
         for p in range(state.num_players):
             assert players.count(p) == cards_per_player

@@ -32,7 +32,7 @@ def play_episode(env, rng, log):
         assert mask.dtype == bool and mask.any()
         assert env.observation_space.contains(obs)
         log.append("learner")
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        obs, reward, terminated, _truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         rewards.append(reward)
         total += reward
         if terminated:

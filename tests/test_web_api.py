@@ -216,7 +216,7 @@ def test_the_serve_command_listens_on_loopback_and_stops_on_ctrl_c():
         assert httpx.get(url + "/api/catalogue", trust_env=False, timeout=10).status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "Traceback" not in err, err
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from catzoo.policies.base import Policy
 from catzoo.policies.match import play_match
 from catzoo.policies.registry import make_policy
 
@@ -39,7 +40,7 @@ def mean_ci(values) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def evaluate(make_learner: Callable[[int], object], game: str, num_players: int,
+def evaluate(make_learner: Callable[[int], Policy], game: str, num_players: int,
              opponent: str, games: int, *, teams=(), env_options: dict | None = None,
              seed: int = 10_000_000) -> dict:
     """``make_learner(seat)`` builds the policy for a seat; ``opponent`` is a bot name."""

@@ -64,7 +64,12 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
     teacher = config["imitation"]["teacher"]
     bots = [make_policy(teacher, config["game"], n, seed=seed * 100 + s) for s in range(n)]
     rng = np.random.default_rng(seed)
-    obs, masks, actions, returns, index, seats = [], [], [], [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
+    index: list[int] = []
+    seats: list[int] = []
     for g in range(games):
         raw.reset(seed=int(rng.integers(2**62)))
         for s, bot in enumerate(bots):
@@ -105,7 +110,7 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
 def split(demos: Demonstrations, share: float = VALIDATION_SHARE):
     """(train, validation), split by game so that no validation game was trained on."""
     games = int(demos.game_index.max()) + 1 if len(demos) else 0
-    held = max(1, int(round(games * share))) if games > 1 else 0
+    held = max(1, round(games * share)) if games > 1 else 0
     val = demos.game_index >= games - held
     return demos.subset(~val), demos.subset(val)
 

@@ -107,8 +107,8 @@ class LeagueSeats:
         self.bots = {(kind, s): make_policy(kind, game, num_players, seed=seed * 100 + s)
                      for kind in ("random", "heuristic") for s in range(num_players)}
         self.cache: dict[str, object] = {}
-        self.mtime = None
-        self.data = {"snapshots": [], "partner": None, "stats": {}}
+        self.mtime: int | None = None
+        self.data: dict = {"snapshots": [], "partner": None, "stats": {}}
 
     def _refresh(self) -> None:
         try:

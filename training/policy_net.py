@@ -9,15 +9,18 @@ because opponents and partners act inside every training step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from catzoo.policies.base import Policy, legal_actions
 
-ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
 
 def expected_shapes(obs_size: int, num_actions: int, hidden: list[int]) -> dict[str, tuple]:
-    shapes, width = {}, obs_size
+    shapes: dict[str, tuple] = {}
+    width = obs_size
     for i, h in enumerate(hidden):
         shapes[f"pi.{i}.weight"] = (h, width)
         shapes[f"pi.{i}.bias"] = (h,)

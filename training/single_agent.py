@@ -74,7 +74,7 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = space["observation"]
         self.action_space = self.raw.action_space(self.raw.possible_agents[0])
         self.seat = 0
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.raw.num_actions, dtype=np.bool_)
         self._seats: list = []
         self._return = 0.0
         self._length = 0
@@ -127,7 +127,7 @@ class SingleAgentEnv(gym.Env):
         if self._over:
             raise RuntimeError("step() after the end of the episode; call reset()")
         action = int(action)
-        if not (0 <= action < self.action_space.n and self._mask[action]):
+        if not (0 <= action < self.raw.num_actions and self._mask[action]):
             reason = (f"{self.game_name}: learner action {action} is not legal; legal "
                       f"actions: {np.flatnonzero(self._mask).tolist()}")
             if self.illegal_action == "raise":

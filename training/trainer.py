@@ -22,6 +22,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -30,6 +31,9 @@ from catzoo.training.checkpoint import atomic_write_text, save_policy
 from catzoo.training.league import League, LeagueSeats
 from catzoo.training.policy_net import MLPPolicy, export_actor
 from catzoo.training.single_agent import SingleAgentEnv
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 KEEP_CHECKPOINTS = 2
 
@@ -281,7 +285,7 @@ class TrainingCallback(BaseCallback):
         self.cfg = run.config
         self.show_progress = progress
         self.log_fn = log
-        self.bar = None
+        self.bar: tqdm | None = None
         self.last_eval: dict = {}
         self.league_dirty = False
 
@@ -360,7 +364,8 @@ class TrainingCallback(BaseCallback):
             if "learner_return" in info:
                 self.league_dirty |= self.run.league.record([info])
         n = self.num_timesteps
-        self.bar.update(n - self.bar.n)
+        if self.bar is not None:
+            self.bar.update(n - self.bar.n)
         model = self.model
         if n >= self.next_snapshot:
             self.snapshot(model)

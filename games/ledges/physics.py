@@ -168,11 +168,11 @@ def simulate(
     data.qpos[:] = start.reshape(-1)
     if qvel is not None:
         data.qvel[:] = qvel.reshape(-1)
-    steps = max(1, int(round(max_time / TIMESTEP)))
+    steps = max(1, round(max_time / TIMESTEP))
     done = 0
     fell, fell_at = False, 0
-    grace = int(round(fall_grace / TIMESTEP))
-    rest_after, calm = int(round(REST_AFTER / TIMESTEP)), 0
+    grace = round(fall_grace / TIMESTEP)
+    rest_after, calm = round(REST_AFTER / TIMESTEP), 0
     if tower is not None and len(tower):
         ref_pos = start[tower, :3]
         ref_axis = _z_axes(start[tower, 3:])

@@ -655,7 +655,7 @@ class LedgesState(GameState):
         card = int(self.support[piece])
         if card != start:
             drop = self.plat_level[start] - self.plat_level[card]
-            points = max(0, int(math.floor(drop + 0.5)))
+            points = max(0, math.floor(drop + 0.5))
             icon = (piece - TOY0) % 4
             bonus = int(G.platform_icon(card) == icon)  # [S] +1 on a matching icon
             self._end_turn(

@@ -82,7 +82,7 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
     n = state.num_players
     deals = [_plus(state.hands[q], state.passed[q]) for q in range(n)]
     others = [q for q in range(n) if q != v]
-    pool = [_by_type(sum((_cards(deals[q]) for q in others), []), t) for t in (0, 1)]
+    pool = [_by_type([card for q in others for card in _cards(deals[q])], t) for t in (0, 1)]
     for t in (0, 1):
         rng.shuffle(pool[t])
     new_deals = [None] * n
@@ -107,7 +107,7 @@ def _deal_hidden(state, v: int, rng: random.Random, attempts: int):
     """New hands for the other players (and the hidden deck cards with 2 players)."""
     n = state.num_players
     others = [q for q in range(n) if q != v]
-    hidden = sum((_cards(state.hands[q]) for q in others), [])
+    hidden = [card for q in others for card in _cards(state.hands[q])]
     if n == 2:
         for t in (0, 1):
             hidden += list(state._order[t][state._deck_pos[t]:])

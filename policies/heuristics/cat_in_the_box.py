@@ -62,7 +62,7 @@ class CatInTheBoxHeuristic(Policy):
         mine = board[0]
         empty = ~(board.any(axis=0) | (view["blocked"].reshape(4, NUMBERS) > 0.5))
         markers = view["markers"][0] > 0.5
-        tricks = int(round(view["tricks"][0, 0] * 8))
+        tricks = round(view["tricks"][0, 0] * 8)
         if self.num_players == 2:
             want_win = tricks < TWO_PLAYER_TARGET
         else:

@@ -41,7 +41,7 @@ FULL = [SUIT_COPIES] * NUM_SUITS + [RANK_COPIES] * (NUM_CARDS - NUM_SUITS)
 
 
 def _counts(vec, scale: float) -> list[int]:
-    return [int(round(float(x) * scale)) for x in vec]
+    return [round(float(x) * scale) for x in vec]
 
 
 class LunarHeuristic(Policy):
@@ -102,7 +102,7 @@ class LunarHeuristic(Policy):
         for s in range(n):
             for c in trick[s]:
                 known[s % 2][0 if c < NUM_SUITS else 1] = c
-        track = [int(round(float(obs["track"][t, 0]) * 12)) for t in (0, 1)]
+        track = [round(float(obs["track"][t, 0]) * 12) for t in (0, 1)]
         done = track[0] + track[1]
         desire = [self._desire(track[t], TRICKS_PER_ROUND - done) for t in (0, 1)]
         last_team = (leader + 1) % 2
