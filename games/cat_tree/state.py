@@ -131,9 +131,6 @@ class CatTreeState(CompiledState):
         total = self._core.total
         return [total, total]
 
-    def standing_keys(self) -> list[tuple]:
-        return [(self._core.total,)] * 2
-
     def returns(self) -> np.ndarray:
         """[D] Both partners get the final score divided by 100 (cooperative reward)."""
         return np.full(2, self._core.total / SCORE_SCALE, dtype=np.float64)
