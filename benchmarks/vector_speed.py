@@ -201,6 +201,8 @@ def main(argv=None) -> None:
     print(f"N = {args.num_envs} slots; agent-steps/s; whole = sampling + step (wall time), "
           f"engine = inside step only; targets: {TARGET_STEPS:,} on one thread, "
           f"{T} threads >= {TARGET_SCALING}x one")
+    # Other processes on the machine take cores from the threads: say how busy it was.
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     header = (f"{'game':<22} {'AEC env':>10} {'1T whole':>11} {'1T engine':>11} "
               f"{f'{T}T whole':>11} {f'{T}T engine':>11} {'1T/target':>9} "
               f"{f'{T}T/1T whole':>12} {f'{T}T/1T eng':>11}")
@@ -226,6 +228,7 @@ def main(argv=None) -> None:
               flush=True)
         one.close()
         many.close()
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

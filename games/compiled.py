@@ -8,7 +8,8 @@ what is not per step: options, the action log (``history``), the chance record
 
 A core module provides, besides the C interface of batch.pxi:
 
-* ``make_config(options) -> CoreConfig`` (this module caches one per options);
+* ``make_config(options) -> CoreConfig`` (this module caches one per options), whose
+  ``options`` attribute is the options object it was built from;
 * ``Core.new(config, seed, pinned) -> Core``: a new game, its generator seeded as
   ``random.Random(seed)`` is (``seed`` any int), the first ``len(pinned)`` chance outcomes
   taken from ``pinned`` (validated there) before the generator deals;
@@ -66,7 +67,7 @@ class CompiledState(GameState):
         state = cls.__new__(cls)
         state.options = options
         state.seed = seed
-        state._pinned_chance = pinned = tuple(chance) if chance is not None else ()
+        state._pinned_chance = pinned = list(chance) if chance is not None else []
         game_seed = random.SystemRandom().getrandbits(64) if seed is None else seed
         state._use_core(cls.core_module.Core.new(core_config(cls.core_module, options),
                                                  game_seed, pinned))
@@ -83,7 +84,7 @@ class CompiledState(GameState):
         state = cls.__new__(cls)
         state.options = core.config.options
         state.seed = None
-        state._pinned_chance = ()
+        state._pinned_chance = []
         state._use_core(core)
         state.chance = []
         state.history = []

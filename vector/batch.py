@@ -44,6 +44,15 @@ class VectorGame:
     """
 
     compiled: bool
+    # the engine's buffers, as read-only views (set by each engine)
+    _obs: np.ndarray
+    _mask: np.ndarray
+    _player: np.ndarray
+    _rewards: np.ndarray
+    _done: np.ndarray
+    _final_scores: np.ndarray
+    _final_returns: np.ndarray
+    _seeds: np.ndarray
 
     def __init__(self, game: str, state_cls, options, num_envs: int, reward: str,
                  threads: int, seed: int):

@@ -961,11 +961,13 @@ cdef class Core:
     @mt_state.setter
     def mt_state(self, state):
         cdef int i
+        cdef MT mt
         if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
             raise ValueError("mt_state: 624 words and an index in 0..624")
-        for i in range(MT_N):
-            self.g.mt.state[i] = state[i]
-        self.g.mt.index = state[MT_N]
+        for i in range(MT_N):  # into a copy first: a bad word changes nothing
+            mt.state[i] = state[i]
+        mt.index = state[MT_N]
+        self.g.mt = mt
 
     def reseed(self, seed):
         """Deal the later rounds from a generator seeded with ``seed`` (an int)."""
@@ -983,8 +985,9 @@ cdef class Core:
         check(p, self.config.c.num_players, "player")
         if len(counts) != NUMBERS:
             raise ValueError(f"cat_in_the_box core: {len(counts)} counts, expected {NUMBERS}")
+        checked = [check(v, self.config.c.copies + 1, "count") for v in counts]
         for k in range(NUMBERS):
-            self.g.counts[p][k] = check(counts[k], self.config.c.copies + 1, "count")
+            self.g.counts[p][k] = checked[k]
         self.g.hand_bits[p] = 0
         for k in range(NUMBERS):
             if self.g.counts[p][k]:
@@ -1007,8 +1010,9 @@ cdef class Core:
         if len(leftover) != c.deck_size - start:
             raise ValueError(f"cat_in_the_box core: {len(leftover)} leftover cards, "
                              f"expected {c.deck_size - start}")
-        for i, k in enumerate(leftover):
-            self.g.deck[start + i] = check(k, c.max_number, "card")
+        checked = [check(k, c.max_number, "card") for k in leftover]
+        for i in range(len(checked)):
+            self.g.deck[start + i] = checked[i]
 
     def set_scores(self, totals=None, rounds=None):
         """Set the total scores and/or the finished rounds' scores (scenarios)."""
@@ -1016,12 +1020,14 @@ cdef class Core:
         if totals is not None:
             if len(totals) != n:
                 raise ValueError(f"cat_in_the_box core: {len(totals)} totals for {n} players")
+        if rounds is not None:
+            if len(rounds) > MAX_ROUNDS or any(len(row) != n for row in rounds):
+                raise ValueError(f"cat_in_the_box core: at most {MAX_ROUNDS} rounds of {n} scores")
+        if totals is not None:
             for p in range(n):
                 self.g.total[p] = totals[p]
                 self.g.m[self.config.c.o_score + p] = score_feature(self.g.total[p])
         if rounds is not None:
-            if len(rounds) > MAX_ROUNDS or any(len(row) != n for row in rounds):
-                raise ValueError(f"cat_in_the_box core: at most {MAX_ROUNDS} rounds of {n} scores")
             for r, row in enumerate(rounds):
                 for p in range(n):
                     self.g.round_scores[r][p] = row[p]
