@@ -46,7 +46,7 @@ from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, e
     PLACE,
     PLACE_BASE,
 )
-from catzoo.games.cat_tree.layout import SCORE_SCALE, layout_for
+from catzoo.games.cat_tree.layout import layout_for
 from catzoo.games.cat_tree.options import CARDS_PER_TURN, DECK_SIZE, TYPE_NAMES, CatTreeOptions
 from catzoo.games.cat_tree.placement import rules_for
 from catzoo.games.compiled import CompiledState
@@ -125,16 +125,8 @@ class CatTreeState(CompiledState):
         self.current_player = core.current_player
         self._legal = core.legal
 
-    # --- results ------------------------------------------------------------------------
-    def scores(self) -> list[float]:
-        """The shared score, the same for both partners."""
-        total = self._core.total
-        return [total, total]
-
-    def returns(self) -> np.ndarray:
-        """[D] Both partners get the final score divided by 100 (cooperative reward)."""
-        return np.full(2, self._core.total / SCORE_SCALE, dtype=np.float64)
-
+    # --- results (scores, returns: the core's; the shared score, and for both partners
+    # the final score / 100) ------------------------------------------------------------
     def teams(self) -> tuple[tuple[int, ...], ...]:
         # [S] the two players build one tree together and share its score.
         return ((0, 1),)
