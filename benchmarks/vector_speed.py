@@ -18,6 +18,9 @@ slots over T Python threads too (numpy releases the GIL in its fills and loops),
 its own generator. The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds, so
 that the drift of a shared machine's speed cancels in their ratio.
 
+OpenMP threads sleep between steps here (``OMP_WAIT_POLICY=PASSIVE`` unless the variable
+is set; run with ``OMP_WAIT_POLICY=ACTIVE`` to compare).
+
 Memory: ``--soak STEPS`` plays each case for STEPS agent-steps (e.g. ``--soak 1e8``) and
 prints the resident set size at intervals: flat means no leak.
 
@@ -27,9 +30,19 @@ Run: ``python benchmarks/vector_speed.py [--games NAME ...] [--players N ...]
 
 from __future__ import annotations
 
+import os
+
+if __name__ == "__main__":
+    # This loop alternates the engine's OpenMP threads with the sampler's Python threads on
+    # the same cores: OpenMP threads that spin between steps (libgomp's default) take the
+    # sampler's cores, and on a machine busy with other processes a spinning team waits
+    # for its descheduled members (measured: 2 threads at 0.06x one thread under load
+    # 13, 0.83x passive). Passive threads sleep between steps. Set before libgomp loads
+    # (with the cores); an OMP_WAIT_POLICY already set is kept.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import argparse
 import itertools
-import os
 import threading
 import time
 
@@ -202,7 +215,8 @@ def main(argv=None) -> None:
           f"engine = inside step only; targets: {TARGET_STEPS:,} on one thread, "
           f"{T} threads >= {TARGET_SCALING}x one")
     # Other processes on the machine take cores from the threads: say how busy it was.
-    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset: active)')}")
     header = (f"{'game':<22} {'AEC env':>10} {'1T whole':>11} {'1T engine':>11} "
               f"{f'{T}T whole':>11} {f'{T}T engine':>11} {'1T/target':>9} "
               f"{f'{T}T/1T whole':>12} {f'{T}T/1T eng':>11}")
