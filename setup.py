@@ -10,9 +10,10 @@ C, which the AEC envs and the batched engine (``catzoo.vector``, games/batch.pxi
 """
 
 from Cython.Build import cythonize
-from setuptools import Extension, find_packages, setup
+from setuptools import Extension, find_namespace_packages, find_packages, setup
 
-TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web", "vector"]
+TOP_LEVEL = ["envs", "games", "policies", "cli", "training", "arena", "play", "web",
+             "analysis", "checkpoints", "docs", "vector"]
 
 packages = []
 package_dir = {}
@@ -21,11 +22,25 @@ for top in TOP_LEVEL:
         packages.append(f"catzoo.{found}")
     package_dir[f"catzoo.{top}"] = top
 
+# Data folders hold no __init__.py; listed as (namespace) packages of their own, their files
+# are package data setuptools ships without warning that the folder is not a package.
+def data_packages(pattern: str) -> list[str]:
+    return [f"catzoo.{found}" for found in find_namespace_packages(
+        ".", include=[pattern], exclude=["*.__pycache__"])]
+
+
 # The web app's page, styles and scripts ship inside the package: no CDN, no download.
-PACKAGE_DATA = {"catzoo.web": ["static/*.html", "static/*.css", "static/*.js", "static/*.svg",
-                               "static/games/*.js"],
-                # the Cat Tree reference deals' best-known plans (catzoo.games.cat_tree.reference)
-                "catzoo.games.cat_tree": ["reference_deals.json"]}
+STATIC = data_packages("web.static*")
+# The shipped policies, loaded by name from anywhere ("shipped:GAME"), and the rules pages,
+# which the terminal and the browser tables show.
+SHIPPED, DOCS = data_packages("checkpoints.*"), data_packages("docs.rules")
+packages += STATIC + SHIPPED + DOCS
+PACKAGE_DATA = {**{name: ["*.html", "*.css", "*.js", "*.svg"] for name in STATIC},
+                **{name: ["policy.json", "policy.safetensors"] for name in SHIPPED},
+                "catzoo.checkpoints": ["README.md"],
+                **{name: ["*.md"] for name in DOCS},
+                # the Cat Tree reference deals' best-known plans (catzoo.analysis.cat_tree.reference)
+                "catzoo.analysis.cat_tree": ["reference_deals.json"]}
 
 # Compiled cores: (module, source). The .c files are generated at build time, not kept.
 CORES = [

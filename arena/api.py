@@ -85,7 +85,9 @@ class ArenaResult:
 
     def summary(self) -> list[dict]:
         """One row per policy, best rating first."""
-        rows = S.policy_stats(self._derived()[1], len(self.names))
+        events = self.events
+        sides = max((len(ev.entrants) for ev in events), default=None)
+        rows = S.policy_stats(self._derived()[1], len(self.names), max_rank=sides)
         rt = self.ratings()
         think = np.zeros(len(self.names))
         moves = np.zeros(len(self.names))
@@ -124,12 +126,14 @@ class ArenaResult:
 def run_arena(game: str, policies: list, games: int = 100, num_players: int | None = None,
               workers: int = 1, seed: int = 0, mixed_teams: bool = False,
               options: dict | None = None, names: list[str] | None = None,
-              progress: bool = False, raise_on_failure: bool = True) -> ArenaResult:
+              progress: bool = False, raise_on_failure: bool = True,
+              estimate=None) -> ArenaResult:
     """Play ``games`` seeded games (rounded up to whole seat rotations) between
     ``policies`` (specs like "heuristic", "ismcts:iterations=100", a checkpoint path, or
     Policy objects) and return the results.
 
-    A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
+    ``estimate(text)``, when given, is told after the first games how long the rest will
+    take. A policy failure raises ``ArenaPolicyError`` (``err.partial`` keeps the games played
     before it), or with ``raise_on_failure=False`` is returned in ``result.failure``.
     """
     info = get_game(game)
@@ -143,12 +147,13 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     names = list(names) if names is not None else _names(policies)
     if len(names) != len(policies):
         raise ArenaSetupError(f"{len(names)} names for {len(policies)} policies")
-    _check_policies(policies, info.name, n)
+    _check_policies(policies, info.name, n, options)
     structure = game_structure(info.name, n, options)
     seatings: list[Seating] = schedule(len(policies), games, n, structure, seed, mixed_teams)
     lineup = Lineup(info.name, n, list(policies), names, options, seed)
     start = time.perf_counter()
-    records, failure = play_all(lineup, seatings, workers=workers, progress=progress)
+    records, failure = play_all(lineup, seatings, workers=workers, progress=progress,
+                                estimate=estimate)
     result = ArenaResult(info.name, n, names, seed, structure, mixed_teams, options, records,
                          len(seatings), time.perf_counter() - start, workers, failure)
     if failure is not None and raise_on_failure:
@@ -166,14 +171,17 @@ def _names(policies: list) -> list[str]:
     return out
 
 
-def _check_policies(policies: list, game: str, n: int) -> None:
-    """Build each spec once here so a bad spec fails before any worker starts."""
+def _check_policies(policies: list, game: str, n: int, options: dict) -> None:
+    """Build each spec once here so a bad spec (or a checkpoint trained for other game
+    options) fails before any worker starts."""
     from catzoo.policies.base import Policy
-    from catzoo.policies.registry import make_policy
+    from catzoo.policies.registry import check_policy_fits, make_policy
 
     for p in policies:
         if isinstance(p, str):
-            make_policy(p, game, n, seed=0)
-        elif not isinstance(p, Policy):
+            make_policy(p, game, n, seed=0, env_options=options)
+        elif isinstance(p, Policy):
+            check_policy_fits(p, game, n, options)
+        else:
             raise ArenaSetupError(
                 f"{p!r} is neither a policy spec nor a catzoo.policies.base.Policy")

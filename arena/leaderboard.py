@@ -1,5 +1,6 @@
 """``catzoo arena --all``: rebuild docs/leaderboard.md for every installed game from the
-bots and the checkpoints shipped under checkpoints/<game>/, with the plots beside it."""
+bots and the policies shipped with CatZoo (``shipped:GAME``, package data: found from any
+working directory), with the plots beside it."""
 
 from __future__ import annotations
 
@@ -7,24 +8,49 @@ import json
 import os
 
 from catzoo.arena.api import ArenaPolicyError, run_arena
-from catzoo.games.registry import GAMES
-from catzoo.policies.registry import HEURISTICS, UnknownPolicyError, make_policy
+from catzoo.games.registry import GAMES, get_game
+from catzoo.policies.registry import UnknownPolicyError, make_policy
 
-# The search bot that suits each game; card games get information-set MCTS, at a budget
-# that keeps the whole leaderboard within minutes on 2 cores.
-SEARCH_BOT = {"ledges": "planner"}
-LEADERBOARD_SEARCH = "ismcts:iterations=50"
+# The search bot that suits each game (its record's search_bot), at a budget that keeps
+# the whole leaderboard within minutes on 2 cores.
+LEADERBOARD_SEARCH = {"ismcts": "ismcts:iterations=50"}
 
 
 def default_policies(game: str) -> list[str]:
-    return ["random", *sorted(HEURISTICS.get(game, {})), SEARCH_BOT.get(game, LEADERBOARD_SEARCH)]
+    info = get_game(game)
+    return ["random", *sorted(info.bots),
+            LEADERBOARD_SEARCH.get(info.search_bot, info.search_bot)]
 
 
-def table_size(game: str, root: str = "checkpoints") -> int:
+def arena_defaults(game: str, num_players: int, options: dict) -> tuple[list[str], str | None]:
+    """``catzoo arena GAME``'s policies when none is named: the bots, and the shipped
+    policy when it fits the table (else a note saying why it sits out)."""
+    bots = default_policies(game)
+    spec = f"shipped:{game}"
+    try:
+        make_policy(spec, game, num_players, env_options=options)
+    except UnknownPolicyError as err:
+        return bots, f"{spec} sits out: {err}"
+    return [*bots, spec], None
+
+
+def _root(root: str | None) -> str | None:
+    """A checkpoints folder to scan: ``root``, or the shipped one in the package."""
+    if root is not None:
+        return root
+    from catzoo.training.checkpoint import shipped_root
+
+    found = shipped_root()
+    return None if found is None else str(found)
+
+
+def table_size(game: str, root: str | None = None) -> int:
     """The player count a game's table is played at: its shipped checkpoint's (a policy
-    plays only the count it was trained for), else the game's default."""
-    meta = os.path.join(root, game, "policy.json")
-    if os.path.exists(meta):
+    plays only the count it was trained for), else the game's default. ``root``: a
+    folder of ``GAME/`` checkpoints instead of the shipped ones."""
+    folder = _root(root)
+    meta = os.path.join(folder, game, "policy.json") if folder else ""
+    if meta and os.path.exists(meta):
         try:
             with open(meta) as f:
                 n = json.load(f)["num_players"]
@@ -35,9 +61,23 @@ def table_size(game: str, root: str = "checkpoints") -> int:
     return GAMES[game].default_players
 
 
-def shipped_checkpoints(game: str, root: str = "checkpoints",
+def shipped_checkpoints(game: str, root: str | None = None,
                         num_players: int | None = None) -> tuple[list[str], list[str]]:
-    """Loadable checkpoint directories under root/game, and notes on those skipped."""
+    """Loadable checkpoints of ``game`` at ``num_players`` (default: the game's), and
+    notes on those skipped: the shipped one as ``shipped:GAME``, or with ``root`` the
+    checkpoint directories under root/game."""
+    if root is None:
+        from catzoo.training.checkpoint import shipped_games
+
+        if game not in GAMES or game not in shipped_games():
+            return [], []
+        spec = f"shipped:{game}"
+        n = GAMES[game].default_players if num_players is None else num_players
+        try:
+            make_policy(spec, game, n)
+        except UnknownPolicyError as err:
+            return [], [f"`{spec}`: {err}"]
+        return [spec], []
     folder = os.path.join(root, game)
     if not os.path.isdir(folder):
         return [], []
@@ -59,12 +99,21 @@ def shipped_checkpoints(game: str, root: str = "checkpoints",
 
 
 def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2, seed: int = 0,
-            checkpoints: str = "checkpoints", progress: bool = True, log=print) -> str:
+            checkpoints: str | None = None, progress: bool = True, log=print) -> str:
+    """Play every game's leaderboard and write ``out`` (a Markdown page) with the plots,
+    JSON and CSV in ``leaderboard/`` beside it. ``checkpoints``: a folder of ``GAME/``
+    checkpoints instead of the shipped ones. Logs what it found and where it writes."""
     folder = os.path.dirname(out) or "."
     plots = os.path.join(folder, "leaderboard")
+    source = _root(checkpoints)
+    where = "`checkpoints/<game>/`" if checkpoints is None else f"`{checkpoints}/<game>/`"
+    log(f"checkpoints: {'none found' if source is None else os.path.abspath(source)}"
+        + (" (the policies shipped with CatZoo)" if checkpoints is None else ""))
+    log(f"writing {os.path.abspath(out)}, and the plots, JSON and CSV in "
+        f"{os.path.abspath(plots)}{os.sep}")
     lines = ["# Leaderboard", "",
              ("Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
-              f"`{checkpoints}/<game>/`: {games} games per game at least (rounded up to whole "
+              f"{where}: {games} games per game at least (rounded up to whole "
               f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
               "game's default when none is shipped). Intervals are 95%; see "
               "[arena.md](arena.md) for how games are seated and rated."), ""]
@@ -75,7 +124,7 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
         log(f"{game} ({n} players): {', '.join(policies)}")
         try:
             result = run_arena(game, policies, games=games, num_players=n, workers=workers,
-                               seed=seed, progress=progress)
+                               seed=seed, progress=progress, estimate=log if progress else None)
         except ArenaPolicyError as err:
             result = err.partial
             lines += [f"**Stopped early:** {str(err).splitlines()[0]}", ""]
@@ -85,7 +134,7 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
             lines += [f"![{game}](leaderboard/{game}.png)", ""]
         lines += [f"Data: [JSON](leaderboard/{game}.json), [CSV](leaderboard/{game}.csv).", ""]
         if not found:
-            lines += [f"No checkpoint shipped under `{checkpoints}/{game}/`.", ""]
+            lines += [f"No checkpoint shipped under {where.replace('<game>', game)}.", ""]
         lines += [f"Skipped {s}" for s in skipped] + ([""] if skipped else [])
     os.makedirs(folder, exist_ok=True)
     with open(out, "w") as f:

@@ -4,10 +4,10 @@ Cat Tree is cooperative: there is no opponent to rate against, so a policy is me
 against the deal itself. Each policy plays every deal with itself as partner, and its
 score is reported as a percentage of
 
-* the best-known score of the shipped reference deals (``catzoo.games.cat_tree.reference``:
+* the best-known score of the shipped reference deals (``catzoo.analysis.cat_tree.reference``:
   plans found by the oracle's search and CP-SAT, each replayed when loaded), by default;
 * or the oracle's score on fresh deals (``fresh``: the search of
-  ``catzoo.games.cat_tree.oracle``, a few deals a second per process).
+  ``catzoo.analysis.cat_tree.oracle``, a few deals a second per process).
 
 The deals' upper bound is reported beside it: how much better than the reference the
 best possible game could at most be.
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import (
+from catzoo.analysis.cat_tree.oracle import (
     percent_of_oracle,
     percents_of_oracle,
     play_policies,
 )
+from catzoo.games.cat_tree import CatTreeOptions
 
 GAME = "cat_tree"
 
@@ -74,8 +74,8 @@ def oracle_report(policies: list[str], deals: int | None = None, fresh: bool = F
 
     options = CatTreeOptions()
     if fresh:
-        from catzoo.games.cat_tree.oracle import deals as fresh_deals
-        from catzoo.games.cat_tree.oracle import solve_all
+        from catzoo.analysis.cat_tree.oracle import deals as fresh_deals
+        from catzoo.analysis.cat_tree.oracle import solve_all
 
         if not deals or deals < 1:
             raise OracleSetupError("fresh deals need a count: --deals N")
@@ -85,7 +85,7 @@ def oracle_report(policies: list[str], deals: int | None = None, fresh: bool = F
         bounds = [r.upper_bound for r in solved]
         what = f"fresh deals (seeds {seed}-{seed + deals - 1}) against the oracle's search"
     else:
-        from catzoo.games.cat_tree.reference import load
+        from catzoo.analysis.cat_tree.reference import load
 
         shipped = load()
         if deals is not None:

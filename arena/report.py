@@ -99,6 +99,22 @@ def save(result, folder, stem: str | None = None, plot: bool = True) -> dict:
     return paths
 
 
+def plot_layout(result) -> tuple[list[int], list[str], list[str]]:
+    """The plot's policies in rating order (best first, as the table), a short label for
+    each (the spec without options or path, see ``short_name``; numbered when two would
+    read alike) and the legend lines giving each label's full spec."""
+    from catzoo.policies.registry import short_name
+
+    index = {name: i for i, name in enumerate(result.names)}
+    order = [index[r["policy"]] for r in result.summary()]
+    short = [short_name(result.names[i].split("#")[0]) for i in order]
+    labels = [s if short.count(s) == 1 else f"{s} {short[:k].count(s) + 1}"
+              for k, s in enumerate(short)]
+    legend = [f"{label}: {result.names[i]}" for label, i in zip(labels, order)
+              if label != result.names[i]]
+    return order, labels, legend
+
+
 def draw(result, path: str) -> None:
     import matplotlib
 
@@ -107,28 +123,36 @@ def draw(result, path: str) -> None:
 
     rows = result.summary()
     share, met = result.head_to_head()
+    order, labels, legend = plot_layout(result)
     k = len(result.names)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * k + 3),
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * k + 3 + 0.22 * len(legend)),
                                       gridspec_kw={"width_ratios": [1.2, 1]})
     y = np.arange(len(rows))[::-1]
     rating = np.array([r["rating"] for r in rows])
     low = np.array([r["rating_low"] for r in rows])
     high = np.array([r["rating_high"] for r in rows])
     left.errorbar(rating, y, xerr=[rating - low, high - rating], fmt="o", capsize=4)
-    left.set_yticks(y, [r["policy"] for r in rows])
+    left.set_yticks(y, labels)
     left.set_xlabel(f"rating, 95% interval ({result.ratings()['method']})")
     left.set_title(f"{result.game}, {result.num_players} players, {len(result.records)} games")
     left.grid(axis="x", alpha=0.3)
+    # rows and columns in rating order, best first, as on the left
+    met, share = met[np.ix_(order, order)], share[np.ix_(order, order)]
     shown = np.where(met > 0, share, np.nan)
     image = right.imshow(shown, vmin=0, vmax=1, cmap="RdYlGn")
     for i in range(k):
         for j in range(k):
             if met[i, j]:
                 right.text(j, i, f"{share[i, j]:.2f}", ha="center", va="center", fontsize=8)
-    right.set_xticks(range(k), result.names, rotation=30, ha="right")
-    right.set_yticks(range(k), result.names)
+    right.set_xticks(range(k), labels, rotation=30, ha="right")
+    right.set_yticks(range(k), labels)
     right.set_title("head-to-head: row ahead of column")
     fig.colorbar(image, ax=right, fraction=0.046)
-    fig.tight_layout()
+    bottom = 0.0
+    if legend:
+        bottom = min(0.45, (0.15 * len(legend) + 0.35) / fig.get_figheight())
+        fig.text(0.01, 0.01, "\n".join(["labels:", *legend]), fontsize=8, va="bottom",
+                 family="monospace")
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -48,7 +48,8 @@ class _Table:
                 from catzoo.policies.registry import make_policy
 
                 inner = make_policy(spec, self.lineup.game, self.lineup.num_players,
-                                    seed=self.lineup.seed * 7919 + p * 101 + seat)
+                                    seed=self.lineup.seed * 7919 + p * 101 + seat,
+                                    env_options=self.lineup.options)
             else:
                 inner = copy.deepcopy(spec)
             self.cache[key] = GuardedPolicy(inner, self.lineup.names[p], seat)
@@ -94,10 +95,50 @@ def _play_chunk(chunk: list[Seating]) -> tuple[list[dict], dict | None]:
     return records, None
 
 
+class Estimate:
+    """Once the first games are played: how long all of them will take, said once."""
+
+    def __init__(self, total: int, workers: int, say):
+        self.total, self.workers, self.say = total, workers, say
+        self.start = time.perf_counter()
+        self.told = say is None
+
+    def update(self, done: int) -> None:
+        if self.told or done == 0:
+            return
+        elapsed = time.perf_counter() - self.start
+        # a tenth of the games (at least 2, a game per worker), or 15 s: the lineups
+        # differ in speed, so the first game or two say little
+        if done < min(self.total, max(2, self.workers, self.total // 10)) and elapsed < 15:
+            return
+        self.told = True
+        if done >= self.total:
+            return
+        left = elapsed / done * (self.total - done)
+        self.say(f"arena: {done} of {self.total} games in {duration(elapsed)}: about "
+                 f"{duration(left)} more at the pace so far ({self.workers} worker(s))")
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
-             progress: bool = True) -> tuple[list[dict], dict | None]:
-    """Records of the games played in order, and the failure report that stopped them."""
+             progress: bool = True, estimate=None) -> tuple[list[dict], dict | None]:
+    """Records of the games played in order, and the failure report that stopped them.
+    ``estimate(text)``, when given, is told once, after the first games, how long the
+    rest will take."""
     bar = _progress(len(seatings), lineup.game, progress)
+    say = None
+    if estimate is not None:
+        def say(text: str) -> None:
+            with bar.external_write_mode(file=sys.stderr):  # not through the bar's line
+                estimate(text)
+    clock = Estimate(len(seatings), workers, say)
     records: list[dict] = []
     failure = None
     try:
@@ -110,6 +151,7 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
                     failure = err.report
                     break
                 bar.update(1)
+                clock.update(len(records))
         else:
             size = max(1, min(8, len(seatings) // (workers * 8)))
             chunks = [seatings[i:i + size] for i in range(0, len(seatings), size)]
@@ -124,6 +166,7 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
                     done, failure = future.result()
                     records.extend(done)
                     bar.update(len(done))
+                    clock.update(len(records))
                     if failure is not None:
                         break
             finally:

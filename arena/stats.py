@@ -91,11 +91,31 @@ def _add(samples, seats, scores, wins, ranks) -> None:
 
 
 def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a rate ``p`` observed over ``n`` samples: the project's
+    one win-rate interval (the arena's tables, training's evaluations).
+
+    With no sample (``n == 0``) it is ``(0.0, 1.0)``: nothing is known, every rate is
+    possible (the interval's own limit as ``n`` falls to 0); ``p`` is then not read.
+
+    Written out rather than taken from SciPy or statsmodels: a win share may be a
+    fraction (a draw is half a win, a shared first place a share), which SciPy's
+    ``binomtest`` refuses, and the formula is four lines.
+    """
+    if n < 0:
+        raise ValueError(f"wilson: a sample size cannot be negative, got n={n}")
     if n == 0:
-        return (math.nan, math.nan)
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
+        return (0.0, 1.0)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"wilson: a rate must be in [0, 1], got p={p}")
+    a = n + z * z
+
+    def upper(q: float) -> float:  # the interval's upper end for the rate q
+        return (2 * n * q + z * z + z * math.sqrt(z * z + 4 * n * q * (1 - q))) / (2 * a)
+
+    # The ends are the roots of a x^2 - (2 n p + z^2) x + n p^2: their product gives the
+    # lower end without the cancellation of "centre - half" (exactly 0 at p = 0), and
+    # the symmetry p -> 1 - p the upper end (exactly 1 at p = 1).
+    return (n * p * p / (a * upper(p)), 1.0 - n * (1 - p) ** 2 / (a * upper(1 - p)))
 
 
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
@@ -110,22 +130,33 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     return (m, m - half, m + half)
 
 
-def policy_stats(samples: dict[int, list], num_policies: int) -> list[dict]:
+def policy_stats(samples: dict[int, list], num_policies: int,
+                 max_rank: float | None = None) -> list[dict]:
+    """Per policy: games, win rate, mean score and mean rank with their intervals; the
+    rank's interval is clipped to the ranks possible, 1 to ``max_rank`` (the sides of a
+    game), as a normal interval near a bound would pass it."""
     out = []
     for p in range(num_policies):
         rows = samples.get(p, [])
         wins = [r[0] for r in rows]
         win = float(np.mean(wins)) if rows else math.nan
-        lo, hi = wilson(win, len(rows)) if rows else (math.nan, math.nan)
+        lo, hi = wilson(win, len(rows))
         out.append({
             "games": len(rows),
             "win_rate": win, "win_rate_low": lo, "win_rate_high": hi,
             **dict(zip(("mean_score", "mean_score_low", "mean_score_high"),
                        mean_interval([r[1] for r in rows]))),
             **dict(zip(("mean_rank", "mean_rank_low", "mean_rank_high"),
-                       mean_interval([r[2] for r in rows]))),
+                       _clipped(mean_interval([r[2] for r in rows]), 1.0, max_rank))),
         })
     return out
+
+
+def _clipped(interval: tuple[float, float, float], low: float, high: float | None):
+    m, lo, hi = interval
+    if high is None:
+        return interval
+    return (m, lo if math.isnan(lo) else max(lo, low), hi if math.isnan(hi) else min(hi, high))
 
 
 def head_to_head(events: list[Event], num_policies: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,7 @@
 """The Cat Tree oracle on a fixed set of deals: its speed, and the bots as a percentage of it.
 
 For each deal (the decks of games seeded ``--seed``, ``--seed + 1``, ...) it runs the
-oracle (``catzoo.games.cat_tree.oracle.solve``: the best plan its search finds knowing
+oracle (``catzoo.analysis.cat_tree.oracle.solve``: the best plan its search finds knowing
 every card, and an upper bound), then plays the heuristic and the random bot at both
 seats on the same deal, and prints:
 
@@ -12,7 +12,7 @@ seats on the same deal, and prints:
   the oracle as "% of bound" (how close the search comes to what is provably possible).
 
 With ``--program-seconds S`` each deal's plan is then improved by CP-SAT for S seconds
-(``catzoo.games.cat_tree.program``, the ``oracle`` extra), and it also prints how much
+(``catzoo.analysis.cat_tree.program``, the ``oracle`` extra), and it also prints how much
 the oracle gained over its search alone.
 
 Run: ``python benchmarks/cat_tree_oracle.py [--deals N] [--seed S] [--workers K] [--beam B]
@@ -27,8 +27,14 @@ import time
 
 import numpy as np
 
+from catzoo.analysis.cat_tree.oracle import (
+    REFINE,
+    deals,
+    percent_of_oracle,
+    play_policies,
+    solve_all,
+)
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.oracle import REFINE, deals, percent_of_oracle, play_policies, solve_all
 from catzoo.policies.random_policy import RandomPolicy
 
 

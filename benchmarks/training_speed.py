@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     overrides = [f"env.num_players={args.players}"] if args.players else []
-    config = config_mod.load(ROOT / "configs" / f"{args.game}.yaml", overrides)
+    config = config_mod.load(ROOT / GAMES[args.game].config, overrides)
     n = config["env"]["num_players"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

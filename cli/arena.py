@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from catzoo.cli.main import UsageError, parse_option
+from catzoo.policies.registry import SPEC_HELP
 
 
 def register(subparsers) -> None:
@@ -17,9 +18,8 @@ def register(subparsers) -> None:
         "arena", help="benchmark policies against each other: win rates, ratings, plots")
     p.add_argument("game", nargs="?", help="a game name from `catzoo list`")
     p.add_argument("--policy", action="append", default=[],
-                   help="repeated: random, heuristic, ismcts[:iterations=N,c=X,seconds=S], "
-                        "planner[:candidates=N,samples=N,depth=N], or a checkpoint directory "
-                        "(default: random, heuristic and the game's search bot)")
+                   help=f"repeated: {SPEC_HELP} (default: random, the game's heuristic bots, "
+                        "its search bot and its shipped policy)")
     p.add_argument("--games", type=int, default=None,
                    help="games to play, rounded up to whole seat rotations (default 200; "
                         "48 per game with --all)")
@@ -30,8 +30,10 @@ def register(subparsers) -> None:
                    help="seat partners of a team game from different policies too")
     p.add_argument("-o", "--option", action="append", default=[],
                    help="game option key=value, e.g. -o rounds=single")
-    p.add_argument("--out", default="arena_results",
-                   help="folder for the JSON, CSV and PNG (default arena_results)")
+    p.add_argument("--out", default=None,
+                   help="folder for the JSON, CSV and PNG (default arena_results); with --all "
+                        "the Markdown page to write (default docs/leaderboard.md, plots in "
+                        "leaderboard/ beside it), relative to the working directory")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--all", action="store_true",
@@ -39,9 +41,13 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_arena)
 
 
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def cmd_arena(args) -> int:
     from catzoo.arena import ArenaPolicyError, ArenaSetupError, run_arena
-    from catzoo.arena.leaderboard import default_policies, rebuild
+    from catzoo.arena.leaderboard import arena_defaults, rebuild
     from catzoo.games.registry import get_game
     from catzoo.policies.registry import UnknownPolicyError
 
@@ -49,8 +55,8 @@ def cmd_arena(args) -> int:
         if args.game or args.policy or args.players:
             raise UsageError("--all takes no game, --policy or --players: it benchmarks every "
                              "game with its bots and shipped checkpoints")
-        path = rebuild(games=args.games or 48, workers=args.workers, seed=args.seed,
-                       progress=not args.quiet)
+        path = rebuild(out=args.out or "docs/leaderboard.md", games=args.games or 48,
+                       workers=args.workers, seed=args.seed, progress=not args.quiet)
         print(f"wrote {path}")
         return 0
     if not args.game:
@@ -59,12 +65,17 @@ def cmd_arena(args) -> int:
     options = dict(parse_option(o) for o in args.option)
     if "num_players" in options:
         raise UsageError("give the player count with --players, not -o num_players")
-    policies = args.policy or default_policies(info.name)
+    n = args.players if args.players is not None else info.default_players
+    policies = args.policy
+    if not policies:
+        policies, note = arena_defaults(info.name, n, options)
+        if note and "no shipped policy" not in note:
+            print(f"catzoo: {note}", file=sys.stderr)
     try:
         result = run_arena(info.name, policies, games=args.games or 200,
                            num_players=args.players, workers=args.workers, seed=args.seed,
                            mixed_teams=args.mixed_teams, options=options,
-                           progress=not args.quiet)
+                           progress=not args.quiet, estimate=None if args.quiet else _say)
         status = 0
     except (ArenaSetupError, UnknownPolicyError) as err:
         raise UsageError(str(err)) from None
@@ -72,6 +83,6 @@ def cmd_arena(args) -> int:
         print(f"catzoo: {err}", file=sys.stderr)
         result, status = err.partial, 1
     print(result.table())
-    paths = result.save(args.out, plot=not args.no_plot)
+    paths = result.save(args.out or "arena_results", plot=not args.no_plot)
     print("wrote " + ", ".join(paths.values()))
     return status

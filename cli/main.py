@@ -11,6 +11,7 @@ import sys
 
 from catzoo.games.base import OptionsError, build_options
 from catzoo.games.registry import GAMES, UnknownGameError, get_game
+from catzoo.policies.registry import SPEC_HELP
 
 
 class UsageError(Exception):
@@ -66,7 +67,8 @@ def cmd_show(args) -> int:
     build_options(info.engine_class().options_cls, info.name, {"num_players": n, **options})
     names = args.policy or ["random"]
     try:
-        policies = [make_policy(names[i % len(names)], info.name, n, seed=args.seed * 100 + i)
+        policies = [make_policy(names[i % len(names)], info.name, n, seed=args.seed * 100 + i,
+                                env_options=options)
                     for i in range(n)]
     except UnknownPolicyError as err:
         raise UsageError(str(err)) from None
@@ -81,15 +83,56 @@ def cmd_show(args) -> int:
             last[0] = mark
         print(f"  P{player} ({policies[player].name}): {state.action_to_string(action)}")
 
-    result = play_match(info.name, policies, seed=args.seed, on_step=on_step, **options)
+    final = []  # the env's engine state, the same object at every step
+
+    def watch(state, player, action):
+        final[:] = [state]
+        on_step(state, player, action)
+
+    result = play_match(info.name, policies, seed=args.seed, on_step=watch, **options)
     print("\nFinal scores: " + ", ".join(f"P{i} {s}" for i, s in enumerate(result.scores)))
     print("Winner(s): " + ", ".join(f"P{w} ({policies[w].name})" for w in result.winners))
+    for line in end_lines(final[0] if final else None):
+        print(line)
     return 0
 
 
+def end_lines(state) -> list[str]:
+    """Why the game ended, and the tie-break that decided it (from the game's view
+    module, which needs the play extra; without it, nothing is said)."""
+    if state is None or not state.is_terminal():
+        return []
+    try:
+        from catzoo.play.views import for_game
+    except ImportError:
+        return []
+    ending = getattr(for_game(state.game_name), "ending", None)
+    if ending is None:
+        return []
+    done = ending(state)
+    lines = [f"The game ended: {done['reason']}."]
+    if done.get("tie_break"):
+        lines.append(f"Tie-break: {done['tie_break']}")
+    return lines
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, whose "invalid choice" (a mistyped sub-command) suggests the nearest."""
+
+    def _check_value(self, action, value):
+        if action.choices is not None and value not in action.choices:
+            from catzoo.games.suggest import did_you_mean
+
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{did_you_mean(value, action.choices)} "
+                        f"(choose from {choices})")
+        super()._check_value(action, value)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="catzoo", description="CatZoo: cat-themed tabletop "
-                                     "games as PettingZoo environments")
+    parser = Parser(prog="catzoo", description="CatZoo: cat-themed tabletop "
+                    "games as PettingZoo environments")
     sub = parser.add_subparsers(dest="command", required=True)
     p_list = sub.add_parser("list", help="games, variants and player counts")
     p_list.set_defaults(func=cmd_list)
@@ -98,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_show.add_argument("--players", type=int, help="number of players")
     p_show.add_argument("--seed", type=int, default=0, help="seed of the deal (default 0)")
     p_show.add_argument("--policy", action="append", default=[],
-                        help="bot per seat, repeated and cycled over seats: random, heuristic")
+                        help=f"policy per seat, repeated and cycled over seats: {SPEC_HELP} "
+                             "(default: random)")
     p_show.add_argument("-o", "--option", action="append", default=[],
                         help="game option key=value, e.g. -o rounds=single")
     p_show.set_defaults(func=cmd_show)

@@ -7,16 +7,18 @@
 
 from __future__ import annotations
 
+import sys
+
 from catzoo.cli.main import UsageError
+from catzoo.policies.registry import SPEC_HELP
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "oracle", help="Cat Tree: policies as a % of the best-known score of each deal")
+        "oracle", help="Cat Tree: policies as a %% of the best-known score of each deal")
     p.add_argument("--policy", action="append", default=[],
-                   help="repeated; each plays both seats: random, heuristic, a search bot, or "
-                        "a checkpoint directory (default: random, heuristic and the "
-                        "checkpoints shipped under checkpoints/cat_tree)")
+                   help=f"repeated; each plays both seats: {SPEC_HELP} (default: random, "
+                        "heuristic and the shipped policy, shipped:cat_tree)")
     p.add_argument("--deals", type=int, default=None,
                    help="how many deals (default: every reference deal)")
     p.add_argument("--fresh", action="store_true",
@@ -29,16 +31,20 @@ def register(subparsers) -> None:
 
 
 def cmd_oracle(args) -> int:
+    from catzoo.analysis.cat_tree.reference import ReferenceError
     from catzoo.arena.leaderboard import shipped_checkpoints
     from catzoo.arena.oracle import OracleSetupError, oracle_report
-    from catzoo.games.cat_tree.reference import ReferenceError
     from catzoo.policies.registry import UnknownPolicyError
 
     if args.fresh and args.deals is None:
         raise UsageError("--fresh needs --deals N")
     if not args.fresh and (args.seed or args.workers != 1):
         raise UsageError("--seed and --workers apply to --fresh deals only")
-    policies = args.policy or ["random", "heuristic", *shipped_checkpoints("cat_tree")[0]]
+    if not args.policy:
+        found, skipped = shipped_checkpoints("cat_tree")
+        for note in skipped:
+            print(f"catzoo: skipped {note}", file=sys.stderr)
+    policies = args.policy or ["random", "heuristic", *found]
     try:
         report = oracle_report(policies, deals=args.deals, fresh=args.fresh, seed=args.seed,
                                workers=args.workers)

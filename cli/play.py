@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from catzoo.cli.main import UsageError, parse_option
+from catzoo.policies.registry import SPEC_HELP
 
 
 def register(subparsers) -> None:
@@ -17,10 +18,10 @@ def register(subparsers) -> None:
     p.add_argument("game", help="a game name from `catzoo list`")
     p.add_argument("--players", type=int, help="number of players (default: the game's usual)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
-    p.add_argument("--opponent", action="append", default=[], metavar="PATH_OR_BOT",
-                   help="bot for the other seats, repeated and cycled over them: random, "
-                        "heuristic, ismcts:iterations=N, or a checkpoint directory "
-                        "(default: heuristic)")
+    p.add_argument("--opponent", action="append", default=[], metavar="POLICY",
+                   help=f"policy for the other seats, repeated and cycled over them: "
+                        f"{SPEC_HELP} (default: the game's shipped policy when it was "
+                        "trained for this player count and these options, else heuristic)")
     p.add_argument("--seed", type=int, help="seed of the deal (default: a random one)")
     p.add_argument("-o", "--option", action="append", default=[],
                    help="game option key=value, e.g. -o rounds=single")
@@ -35,6 +36,7 @@ def build_table(args, humans: set[int]):
     from catzoo.games.base import OptionsError
     from catzoo.games.registry import get_game
     from catzoo.play.table import HUMAN, SeatError, Table
+    from catzoo.policies.registry import short_name
 
     info = get_game(args.game)
     n = args.players if args.players is not None else info.default_players
@@ -47,7 +49,7 @@ def build_table(args, humans: set[int]):
     options = dict(parse_option(o) for o in args.option)
     if "num_players" in options:
         raise UsageError("give the player count with --players, not -o num_players")
-    bots = args.opponent or ["heuristic"]
+    bots = args.opponent or [default_opponent(info.name, n, options)]
     seats, names, k = [], [], 0
     for i in range(n):
         if i in humans:
@@ -55,12 +57,25 @@ def build_table(args, humans: set[int]):
             names.append("you" if len(humans) == 1 else f"human {i}")
         else:
             seats.append(bots[k % len(bots)])
-            names.append(bots[k % len(bots)])
+            names.append(short_name(bots[k % len(bots)], info.name))
             k += 1
     try:
         return Table(info.name, seats, seed=args.seed, options=options, names=names)
     except (SeatError, OptionsError) as err:
         raise UsageError(str(err)) from None
+
+
+def default_opponent(game: str, num_players: int, options: dict) -> str:
+    """The shipped policy when it fits the table, else the heuristic bot (saying why)."""
+    from catzoo.policies.registry import UnknownPolicyError, make_policy, shipped_spec
+
+    spec = shipped_spec(game)
+    try:
+        make_policy(spec, game, num_players, env_options=options)
+    except UnknownPolicyError as err:
+        print(f"The heuristic bot plays: the shipped policy cannot sit here ({err}).")
+        return "heuristic"
+    return spec
 
 
 def cmd_play(args) -> int:
@@ -72,11 +87,14 @@ def cmd_play(args) -> int:
     if args.delay < 0:
         raise UsageError("--delay must be 0 or more seconds")
     table = build_table(args, {args.seat})
-    finished = TerminalGame(table, args.seat, delay=args.delay).run()
+    game = TerminalGame(table, args.seat, delay=args.delay)
+    finished = game.run()
     if args.save:
         try:
             save_replay(args.save, table.replay())
         except OSError as err:
             raise UsageError(f"cannot write the replay to {args.save}: {err.strerror}") from None
         print(f"Replay saved to {args.save} (watch it with: catzoo replay {args.save})")
+    if game.interrupted:
+        return 130  # the shell's status for Ctrl-C, without the traceback
     return 0 if finished else 1

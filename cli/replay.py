@@ -1,6 +1,6 @@
-"""``catzoo replay FILE``: watch a saved game again, step by step.
+"""``catzoo replay FILE``: watch a saved game again, step by step, forwards and backwards.
 
-    catzoo replay game.json            # Enter for the next move, a number to jump, q to stop
+    catzoo replay game.json            # Enter: next move, b: back, N / -N: that many, q: stop
     catzoo replay game.json --all      # print every move at once (the default without a tty)
 """
 
@@ -37,7 +37,8 @@ def cmd_replay(args) -> int:
     print(f"Replay of {replay.game}: {len(names)} players, seed {replay.log.get('seed')}, "
           f"{total} moves; seats: " + ", ".join(f"P{i} {s}" for i, s in enumerate(names)))
     interactive = not args.all and args.at is None and sys.stdin.isatty()
-    skip = 0  # moves still to print without waiting
+    if interactive:
+        return step_through(replay, names, total)
     last = [object()]
     for step, (state, action) in enumerate(replay.states()):
         if args.at is not None:
@@ -51,21 +52,73 @@ def cmd_replay(args) -> int:
             last[0] = mark
         if action is None:
             break
-        if interactive and not skip:
-            answer = input(f"[{step}/{total}] Enter: next move, a number: that many, "
-                           "q: stop > ").strip().lower()
-            if answer == "q":
-                return 0
-            skip = int(answer) - 1 if answer.isdigit() and int(answer) > 0 else 0
-        elif skip:
-            skip -= 1
-        player = state.current_player
-        print(f"  {step + 1:>4}. P{player} ({names[player] if player < len(names) else '?'}): "
-              f"{state.action_to_string(action)}")
+        print(_move_line(state, action, step, names))
+    _end(state, names, total)
+    return 0
+
+
+PROMPT = "Enter: next move, b: back, N: N moves on, -N: N back, q: stop"
+
+
+def step_through(replay, names: list[str], total: int) -> int:
+    """Interactive: the game after each move is kept, so going back is as quick as on."""
+    states = [state.clone() for state, _ in replay.states()]  # states[k]: after k moves
+    actions = replay.log["actions"]
+    at = 0
+    print("\n" + states[0].render())
+    while True:
+        try:
+            answer = input(f"[{at}/{total}] {PROMPT} > ").strip().lower()
+        except EOFError:
+            print()
+            return 0
+        if answer == "q":
+            return 0
+        if answer in ("", "n"):
+            target = at + 1
+        elif answer in ("b", "p"):
+            target = at - 1
+        else:
+            try:
+                target = at + int(answer)
+            except ValueError:
+                print(f"{answer!r}: {PROMPT}")
+                continue
+        target = max(0, min(total, target))
+        if target == at:
+            print("This is the end of the game." if at == total else "This is the start.")
+            continue
+        if target > at:
+            for step in range(at, target):
+                print(_move_line(states[step], actions[step], step, names))
+            if states[target].milestone() != states[at].milestone() or target - at > 1:
+                print("\n" + states[target].render())
+        else:
+            print(f"Back to move {target}: the table after {target} move(s).")
+            print("\n" + states[target].render())
+        at = target
+        if at == total:
+            _end(states[at], names, total)
+
+
+def _move_line(state, action: int, step: int, names: list[str]) -> str:
+    player = state.current_player
+    return (f"  {step + 1:>4}. P{player} ({names[player] if player < len(names) else '?'}): "
+            f"{state.action_to_string(action)}")
+
+
+def _end(state, names: list[str], total: int) -> None:
     if state.is_terminal():
         scores = state.scores()
         print("\nFinal scores: " + ", ".join(f"P{i} {s}" for i, s in enumerate(scores)))
         print("Winner(s): " + ", ".join(f"P{w} ({names[w]})" for w in state.winners()))
+        from catzoo.play.views import for_game
+
+        ending = getattr(for_game(state.game_name), "ending", None)
+        if ending is not None:
+            done = ending(state)
+            print(f"The game ended: {done['reason']}.")
+            if done["tie_break"]:
+                print(f"Tie-break: {done['tie_break']}")
     else:
         print(f"\nThe game stops here, unfinished, after {total} moves.")
-    return 0

@@ -12,13 +12,22 @@ Options shared by every CatZoo env (on top of the game's own options):
   zero-sum result of the final standing, see ``GameState.returns``; both partners of a
   team get the same), or ``"score"`` (dense: each change of a player's game score, as it
   happens).
-* ``illegal_action``: ``"raise"`` (default: an illegal action raises
-  ``IllegalActionError`` and leaves the game untouched) or ``"penalize"`` (PettingZoo's
-  classic convention: the game ends, the offender gets ``illegal_reward``, others 0).
+* ``illegal_action``: ``"penalize"`` (default: PettingZoo's classic convention, by its
+  own ``TerminateIllegalWrapper``: an action the mask forbids ends the game, the offender
+  gets ``illegal_reward`` and the others 0, PettingZoo logs a warning, and the infos
+  name the offender and the reason) or ``"raise"`` (for debugging: ``IllegalActionError``
+  naming the agent, the action and the legal actions, the game untouched). Either way an
+  action of the wrong type or outside the action space raises ``IllegalActionError``.
+  These choose ``env()``'s wrappers: ``raw_env`` itself always raises.
 * ``illegal_reward``: the offender's reward under ``"penalize"`` (default -1).
+
+``state()`` is the global view (every hidden card too), in ``state_space``, a ``Box`` of
+the same bounds as the observations.
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 import numpy as np
 from gymnasium import spaces
@@ -28,7 +37,7 @@ from pettingzoo.utils import wrappers
 from catzoo.games.base import TERMINAL, GameState, IllegalActionError, OptionsError, build_options
 
 REWARDS = ("standing", "score")
-ILLEGAL = ("raise", "penalize")
+ILLEGAL = ("penalize", "raise")
 RENDER_MODES = ("human", "ansi")
 OBS_BOUND = 4.0  # engines scale every feature into [-4, 4]
 
@@ -47,7 +56,7 @@ class CatZooAECEnv(AECEnv):
         self,
         render_mode: str | None = None,
         reward: str = "standing",
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         illegal_reward: float = -1.0,
         **game_options,
     ):
@@ -88,6 +97,7 @@ class CatZooAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (probe.state_size,), np.float32)
         self._no_moves = np.zeros(probe.num_actions, dtype=np.int8)
         self._seeds: np.random.Generator | None = np.random.default_rng()
         self._seed_origin: int | None = None
@@ -152,10 +162,7 @@ class CatZooAECEnv(AECEnv):
             try:
                 game.check_action(action)  # raises, with the full explanation
             except IllegalActionError as err:
-                if self.illegal_action == "raise":
-                    raise IllegalActionError(f"{agent}: {err}") from None
-                self._end_for_illegal_action(agent, str(err))
-                return
+                raise IllegalActionError(f"{agent}: {err}") from None
         game.apply_unchecked(action)  # engines may give it a faster path than apply()
         if self.render_mode == "human":
             self.render()
@@ -189,22 +196,7 @@ class CatZooAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def _as_action(self, action) -> int:
-        if isinstance(action, np.ndarray) and action.ndim == 0:
-            action = action[()]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(
-                f"{self.agent_selection}: an action must be an integer in "
-                f"0..{self.num_actions - 1}, got {action!r} of type {type(action).__name__}"
-            )
-        return int(action)
-
-    def _end_for_illegal_action(self, agent: str, reason: str) -> None:
-        for a in self.possible_agents:
-            self.rewards[a] = self.illegal_reward if a == agent else 0.0
-            self.terminations[a] = True
-            self.infos[a] = {"illegal_action": a == agent, "reason": reason if a == agent else ""}
-        self._cumulative_rewards[agent] = 0.0
-        self._accumulate_rewards()
+        return as_action(action, self.agent_selection, self.num_actions)
 
     # --- rendering --------------------------------------------------------------------------
     def render(self):
@@ -230,18 +222,80 @@ class CatZooAECEnv(AECEnv):
         pass
 
 
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order enforcing (reset before step, observe or render), except that a
-    step after the game has ended raises ``GameOverError`` instead of a mere warning."""
+def as_action(action, agent: str, num_actions: int | np.integer) -> int:
+    """``action`` as an int in ``0..num_actions - 1``, else ``IllegalActionError`` naming
+    the agent and what was wrong (PettingZoo's assertion wrapper says only "action is not
+    in action space")."""
+    if type(action) is not int:
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"{agent}: an action must be an integer in 0..{num_actions - 1}, got "
+                f"{action!r} of type {type(action).__name__}"
+            )
+        action = int(action)
+    if not 0 <= action < num_actions:
+        raise IllegalActionError(f"{agent}: action {action} is out of range 0..{num_actions - 1}")
+    return action
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's classic convention, by PettingZoo's own wrapper: an action the mask
+    forbids ends the game (every agent terminated and truncated), the offender gets
+    ``illegal_reward`` and the others 0, with PettingZoo's warning. On top of it, the
+    infos name the offender (``illegal_action``) and the ``reason``."""
+
+    # PettingZoo's wrappers forward attributes through ``__getattr__``, after a failed
+    # lookup: about half a microsecond a layer, and the AEC API reads a dozen a step. The
+    # hot ones go straight to the env here (the wrapper itself only reads them).
+    agent_selection = property(lambda self: self.env.agent_selection)
+    agents = property(lambda self: self.env.agents)
+    terminations = property(lambda self: self.env.terminations)
+    truncations = property(lambda self: self.env.truncations)
+    rewards = property(lambda self: self.env.rewards)
+    infos = property(lambda self: self.env.infos)
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
     def step(self, action) -> None:
-        if self._has_reset and not self.env.agents:
-            self.env.step(action)  # raises GameOverError, naming the game
+        agent = self.agent_selection
+        ended_before = self._terminated
+        super().step(action)
+        if self._terminated and not ended_before:
+            raw = self.env.unwrapped
+            legal = np.flatnonzero(cast(dict, raw.observe(agent))["action_mask"]).tolist()
+            reason = f"{agent}: action {action} is not legal; legal actions: {legal}"
+            for a in raw.agents:
+                raw.infos[a] = {"illegal_action": a == agent, "reason": reason if a == agent else ""}
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing (reset before step, observe or render), except that a
+    step after the game has ended raises ``GameOverError`` instead of a mere warning, and
+    that an action of the wrong type or out of range raises ``IllegalActionError`` before
+    ``TerminateIllegal`` reads the mask at it."""
+
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def step(self, action) -> None:
+        if self._has_reset:
+            raw = self._raw
+            if not raw.agents:
+                raw.step(action)  # raises GameOverError, naming the game
+            agent = raw.agent_selection
+            if not (raw.terminations[agent] or raw.truncations[agent]):
+                action = as_action(action, agent, cast(spaces.Discrete, raw.action_space(agent)).n)
         super().step(action)
 
 
 def wrap(raw: AECEnv):
-    """The wrapper every ``env()`` applies. Bounds and legality are checked by the adapter
-    itself (PettingZoo's assertion wrappers would only say "assert failed"), with messages
-    naming the agent, the action and the legal actions."""
-    return OrderEnforcing(raw)
+    """The wrappers every ``env()`` applies: PettingZoo's classic convention for illegal
+    actions (``TerminateIllegal``) unless the env was made with ``illegal_action="raise"``,
+    then order enforcing. Types, bounds and (under "raise") legality are checked by
+    CatZoo itself, with messages naming the agent, the action and the legal actions."""
+    env = raw
+    if getattr(raw, "illegal_action", "penalize") == "penalize":
+        env = TerminateIllegal(env, illegal_reward=getattr(raw, "illegal_reward", -1.0))
+    return OrderEnforcing(env)

@@ -71,7 +71,8 @@ players, every "4 x" block has n rows; `catzoo.games.cat_in_the_box.layout.layou
 | 310-313 | 4 x 1 (seat 0 = you) | leader | 1 for the leader of the trick in progress |
 | 314-322 | 9 | played | cards of each number 1-9 played this round, divided by 5 |
 
-`state()` returns the global view (every hand included), for centralised critics.
+`state()` (in `state_space`) returns the global view (every hand included), for
+centralised critics.
 
 ### Rewards
 
@@ -87,16 +88,17 @@ players, every "4 x" block has n rows; `catzoo.games.cat_in_the_box.layout.layou
 
 ```python
 cat_in_the_box_v0.env(num_players=4, predictions="1-4", row_order=("blue", "yellow",
-    "green", "red"), rounds="full", reward="standing", illegal_action="raise",
+    "green", "red"), rounds="full", reward="standing", illegal_action="penalize",
     illegal_reward=-1.0, render_mode=None)
 ```
 
 `num_players`: 2-5. `predictions`: allowed predictions at 4-5 players, "1-3", "1-4"
-(default) or "0-4". `row_order`: the research board's rows top to bottom (decides
-vertical adjacency for the bonus). `rounds`: "full" (as many rounds as players) or
-"single" (one round per episode, for faster training). `illegal_action`: "raise"
-(default: a clear error, game untouched) or "penalize" (the game ends, the offender gets
-`illegal_reward`). `render_mode`: None, "ansi" or "human".
+(default) or "0-4". `row_order`: the research board's rows top to bottom (decides vertical
+adjacency for the bonus). `rounds`: "full" (as many rounds as players) or "single" (one
+round per episode, for faster training). `illegal_action`: "penalize" (default:
+PettingZoo's classic convention, the game ends, the offender gets `illegal_reward`, a
+warning is logged) or "raise" (a clear error, game untouched). `render_mode`: None, "ansi"
+or "human".
 
 ### Version history
 

@@ -25,9 +25,10 @@ places first; each places their card on the grid under its structure's placement
 (or dismisses it, only when it fits nowhere). After 8 turns the tree is scored: points per
 structure, doubled at height 5 or more, nothing for parts 3 or more cells away from the
 ground-connected structure. The rules, with diagrams and the source of each, are in
-`docs/rules/cat_tree.md`. An oracle (`catzoo.games.cat_tree.oracle`) computes, for a
+`docs/rules/cat_tree.md`. An oracle (`catzoo.analysis.cat_tree.oracle`) computes, for a
 deal, the best score it can reach knowing every card and an upper bound, so that a
-policy can be reported as a percentage of the best achievable score on the same deals.
+policy can be reported as a percentage of the best achievable score on the same deals
+(`docs/cat_tree_oracle.md`).
 
 ### Agents and turn order
 
@@ -76,7 +77,8 @@ into these named blocks; a plane is row-major, row 0 the bottom row):
 | 762-762 | 1 | score | shared score so far, divided by 100 |
 
 Every feature is in [0, 4] (the score feature is clipped at 4, a score of 400, above the
-game's maximum). `state()` returns the global view (both hands and picks).
+game's maximum). `state()` (in `state_space`) returns the global view (both hands and
+picks).
 
 ### Rewards
 
@@ -94,19 +96,20 @@ Both partners always receive the same reward.
 ```python
 cat_tree_v0.env(num_players=2, width=8, height=8, bottom_height=1, altitude=5,
     placing_order="choose", pipe_sides="hangers", detach_distance=3, toy_distance=3,
-    turns=8, reward="standing", illegal_action="raise", illegal_reward=-1.0,
+    turns=8, reward="standing", illegal_action="penalize", illegal_reward=-1.0,
     render_mode=None)
 ```
 
 `num_players`: 2 only. `width`, `height`: the grid (3-12 x 2-12). `bottom_height`: the
 height of a card on the floor, 1 (the bonus starts on the 5th row) or 0 (the 6th).
-`altitude`: the height from which points double (5). `placing_order`: "choose" (the
-leader decides) or "alternate" (the leader places first). `pipe_sides`: what counts as an
+`altitude`: the height from which points double (5). `placing_order`: "choose" (the leader
+decides) or "alternate" (the leader places first). `pipe_sides`: what counts as an
 attached side of a pipe, "hangers" (a box, shelf or nest) or "any" piece.
 `detach_distance`: parts this far or farther from the ground-connected structure score
 nothing (3). `toy_distance`: toys closer than this are grouped (3). `turns`: 1-8 (8).
-`illegal_action`: "raise" (default: a clear error, game untouched) or "penalize" (the
-game ends, the offender gets `illegal_reward`). `render_mode`: None, "ansi" or "human".
+`illegal_action`: "penalize" (default: PettingZoo's classic convention, the game ends, the
+offender gets `illegal_reward`, a warning is logged) or "raise" (a clear error, game
+untouched). `render_mode`: None, "ansi" or "human".
 
 ### Version history
 

@@ -79,7 +79,8 @@ these named blocks):
 | 412-415 | 4 x 1 (seat 0 = you) | round_start | 1 for the round's first player |
 | 416-416 | 1 | tricks_left | tricks left in the round (this one included), / 16 |
 
-`state()` returns the global view (every hand included), for centralised critics.
+`state()` (in `state_space`) returns the global view (every hand included), for
+centralised critics.
 
 ### Rewards
 
@@ -96,18 +97,18 @@ these named blocks):
 ```python
 catsle_builders_v0.env(num_players=4, hand_size=None, take_counts=None,
     column_limits=(2, 3, 4, 5), perfect_bonus=(0, 1, 3, 6, 10), rounds="full",
-    reward="standing", illegal_action="raise", illegal_reward=-1.0, render_mode=None)
+    reward="standing", illegal_action="penalize", illegal_reward=-1.0, render_mode=None)
 ```
 
-`num_players`: 3-5. `hand_size`: cards dealt to each player per round (None: 13 / 13 /
-11 at 3 / 4 / 5 players). `take_counts`: cards taken per trick by rating, strongest
-first, summing to `num_players` (None: (1, 2, 0) / (1, 2, 1, 0) / (1, 2, 1, 1, 0)); the
-first rating taking the most cards leads next. `column_limits`: limits of the board's
-columns (enough columns that every suit in play finds one). `perfect_bonus`: the round
-bonus for 0, 1, ... perfect columns. `rounds`: "full" (3 rounds) or "single" (one round
-per episode, for faster training). `illegal_action`: "raise" (default: a clear error,
-game untouched) or "penalize" (the game ends, the offender gets `illegal_reward`).
-`render_mode`: None, "ansi" or "human".
+`num_players`: 3-5. `hand_size`: cards dealt to each player per round (None: 13 / 13 / 11
+at 3 / 4 / 5 players). `take_counts`: cards taken per trick by rating, strongest first,
+summing to `num_players` (None: (1, 2, 0) / (1, 2, 1, 0) / (1, 2, 1, 1, 0)); the first
+rating taking the most cards leads next. `column_limits`: limits of the board's columns
+(enough columns that every suit in play finds one). `perfect_bonus`: the round bonus for
+0, 1, ... perfect columns. `rounds`: "full" (3 rounds) or "single" (one round per episode,
+for faster training). `illegal_action`: "penalize" (default: PettingZoo's classic
+convention, the game ends, the offender gets `illegal_reward`, a warning is logged) or
+"raise" (a clear error, game untouched). `render_mode`: None, "ansi" or "human".
 
 ### Version history
 

@@ -80,7 +80,7 @@ into these named blocks); positions are divided by 0.15 m, heights by 0.25 m, le
 | 692-695 | 4 x 1 (seat 0 = you) | to_act | 1 for the player to act |
 | 696-887 | 192 | options | only with `aim_features=True`: aiming features for the player to act, from a point-mass model of a bat under the dexterity noise (games/ledges/features.py), 0 outside their phase: 32 bat actions x (expected points / 5, regret, chance the toy stays on its platform, path blocked) in the bat phase; 16 place-toy actions x (the best bat's expected points / 5, regret) in the place-toy phase; 16 platform cards x (the best toy, side and bat's expected points / 5, regret) in the place-cat phase; an option's regret is its expected points minus the best legal option's, / 5 (0 for the best, negative otherwise) |
 
-`state()` returns the same features from seat 0's point of view.
+`state()` (in `state_space`) returns the same features from seat 0's point of view.
 
 ### Rewards
 
@@ -100,15 +100,16 @@ drawn with matplotlib (no display or OpenGL needed).
 
 ```python
 ledges_v0.env(num_players=2, dexterity=1.0, winning_score=10, max_bats=3, max_rounds=20,
-    reward="standing", illegal_action="raise", illegal_reward=-1.0, render_mode=None)
+    reward="standing", illegal_action="penalize", illegal_reward=-1.0, render_mode=None)
 ```
 
 `num_players`: 2-4. `dexterity`: scale of the noise on every placement (2 mm, 3 degrees)
 and bat (4 degrees, 8% of the strength); 0 makes the game deterministic given the cards
-drawn. `winning_score`: the score that starts the final round (10). `max_bats`: bats
-per turn (3). `max_rounds`: the game ends after this many rounds in any case (20).
-`illegal_action`: "raise" (default) or "penalize". `render_mode`: None, "ansi", "human"
-or "rgb_array".
+drawn. `winning_score`: the score that starts the final round (10). `max_bats`: bats per
+turn (3). `max_rounds`: the game ends after this many rounds in any case (20).
+`illegal_action`: "penalize" (default: PettingZoo's classic convention, the game ends, the
+offender gets `illegal_reward`, a warning is logged) or "raise" (a clear error, game
+untouched). `render_mode`: None, "ansi", "human" or "rgb_array".
 
 Results are deterministic for a given seed on one machine (MuJoCo is deterministic; a
 different CPU or MuJoCo build may round differently).

@@ -105,7 +105,8 @@ vector into these named blocks.
 | 115-118 | 2 x 2 (seat 0 = you) | lead_tiles | the seat holds the black / the white lead tile |
 | 119-120 | 2 x 1 (seat 0 = you) | round_start | 1 for the round's start player |
 
-`state()` returns the global view (every hand included), for centralised critics.
+`state()` (in `state_space`) returns the global view (every hand included), for
+centralised critics.
 
 ### Rewards
 
@@ -122,7 +123,7 @@ Partners always receive identical rewards.
 ```python
 lunar_v0.env(num_players=4, rounds="full", target=30,
     track_stars=(0, 3, 3, 3, 0, 0, 0, 4, 4, 0, 0, 0, 0), star_ranks=(1, 8), star_suits=(),
-    max_rounds=100, reward="standing", illegal_action="raise", illegal_reward=-1.0,
+    max_rounds=100, reward="standing", illegal_action="penalize", illegal_reward=-1.0,
     render_mode=None)
 ```
 
@@ -130,10 +131,10 @@ lunar_v0.env(num_players=4, rounds="full", target=30,
 more than `target` points and the teams are not tied) or "single" (one round per episode,
 for faster training). `target`: the score to pass (30). `track_stars`: stars beside
 trick-track positions 0-12. `star_ranks` / `star_suits`: the cards that carry one star
-(every copy of those ranks / suits). `max_rounds`: safety cap; a game still tied then
-ends tied. `illegal_action`: "raise" (default: a clear error, game untouched) or
-"penalize" (the game ends, the offender gets `illegal_reward`). `render_mode`: None,
-"ansi" or "human".
+(every copy of those ranks / suits). `max_rounds`: safety cap; a game still tied then ends
+tied. `illegal_action`: "penalize" (default: PettingZoo's classic convention, the game
+ends, the offender gets `illegal_reward`, a warning is logged) or "raise" (a clear error,
+game untouched). `render_mode`: None, "ansi" or "human".
 
 ### Version history
 

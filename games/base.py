@@ -27,6 +27,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from catzoo.games.chance import shuffle, shuffle_as_random  # noqa: F401  (engines import them here)
+from catzoo.games.suggest import did_you_mean
 
 TERMINAL = -1
 
@@ -52,16 +53,17 @@ def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
     unknown = sorted(set(kwargs) - set(known))
     if unknown:
         raise OptionsError(
-            f"unknown option(s) {', '.join(map(repr, unknown))} for {game}; "
-            f"known options: {', '.join(known)}"
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {game}"
+            f"{did_you_mean(unknown[0], known)}; known options: {', '.join(known)}"
         )
     return options_cls(**kwargs)
 
 
 def check_choice(game: str, name: str, value: Any, allowed) -> None:
     if value not in allowed:
+        hint = did_you_mean(value, map(str, allowed)) if isinstance(value, str) else ""
         raise OptionsError(
-            f"{game}: option {name}={value!r} is not allowed; choose one of "
+            f"{game}: option {name}={value!r} is not allowed{hint}; choose one of "
             f"{', '.join(map(repr, allowed))}"
         )
 

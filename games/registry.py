@@ -1,4 +1,12 @@
-"""The games CatZoo knows: names, titles, player counts, engines and env modules.
+"""The games CatZoo knows: one record per game, from which every other list is derived.
+
+A record names the game's engine and env module, and where the rest of CatZoo finds its
+part of the game: its bots (the heuristic), its seat view (terminal and web), its
+browser renderer, the options of a quick game (tests), its default training config.
+``games`` imports none of those (rules apart from bots and tables): they are dotted
+names and paths, resolved lazily by their consumers (``catzoo.policies.registry``,
+``catzoo.play.views``, ``catzoo.web.app``, the tests). ``docs/adding_a_game.md`` lists
+the files a new game needs, in order; a test builds that list from these records.
 
 Engines are imported lazily so listing the games costs nothing.
 """
@@ -8,7 +16,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from catzoo.games.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -21,6 +34,26 @@ class GameInfo:
     engine: str  # "module:Class"
     env_module: str
     variants: str
+    # Bots written for this game: name -> "module:Class", built as Class(num_players=...,
+    # seed=...). "heuristic" is the game's heuristic, which training and evaluation play
+    # against; a game without one trains against random and the league.
+    bots: Mapping[str, str] = field(default_factory=dict, hash=False)
+    view: str | None = None  # seat view module (board, moves, rich); None: the generic one
+    renderer: str | None = None  # the browser's drawing script, a path under web/static/
+    # Options of a short game, for tests that play whole games (a round, fewer turns).
+    quick_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    config: str | None = None  # the default training config, a path in the repository
+    search_bot: str = "ismcts"  # the search bot that suits the game (the leaderboard's)
+
+    def __post_init__(self):
+        # read-only: a record is shared by every consumer
+        object.__setattr__(self, "bots", MappingProxyType(dict(self.bots)))
+        object.__setattr__(self, "quick_options", MappingProxyType(dict(self.quick_options)))
+
+    @property
+    def heuristic(self) -> str | None:
+        """The game's heuristic bot ("module:Class"), or None."""
+        return self.bots.get("heuristic")
 
     def engine_class(self):
         module, cls = self.engine.split(":")
@@ -60,6 +93,11 @@ register_game(GameInfo(
     engine="catzoo.games.cat_in_the_box.state:CatInTheBoxState",
     env_module="catzoo.envs.cat_in_the_box_v0",
     variants="predictions=1-3|1-4|0-4, row_order, rounds=full|single; 2 players: the 2-player game",
+    bots={"heuristic": "catzoo.policies.heuristics.cat_in_the_box:CatInTheBoxHeuristic"},
+    view="catzoo.play.views.cat_in_the_box",
+    renderer="games/cat_in_the_box.js",
+    quick_options={"rounds": "single"},
+    config="configs/cat_in_the_box.yaml",
 ))
 register_game(GameInfo(
     name="lunar",
@@ -70,6 +108,11 @@ register_game(GameInfo(
     engine="catzoo.games.lunar.state:LunarState",
     env_module="catzoo.envs.lunar_v0",
     variants="4 players in partnerships; 2 players: the sky game",
+    bots={"heuristic": "catzoo.policies.heuristics.lunar:LunarHeuristic"},
+    view="catzoo.play.views.lunar",
+    renderer="games/lunar.js",
+    quick_options={"rounds": "single"},
+    config="configs/lunar.yaml",
 ))
 register_game(GameInfo(
     name="catsle_builders",
@@ -80,6 +123,11 @@ register_game(GameInfo(
     engine="catzoo.games.catsle_builders.state:CatsleBuildersState",
     env_module="catzoo.envs.catsle_builders_v0",
     variants="hand sizes, taking counts, column limits and perfect bonus as options",
+    bots={"heuristic": "catzoo.policies.heuristics.catsle_builders:CatsleBuildersHeuristic"},
+    view="catzoo.play.views.catsle_builders",
+    renderer="games/catsle_builders.js",
+    quick_options={"rounds": "single", "hand_size": 6},
+    config="configs/catsle_builders.yaml",
 ))
 register_game(GameInfo(
     name="cat_tree",
@@ -90,6 +138,11 @@ register_game(GameInfo(
     engine="catzoo.games.cat_tree.state:CatTreeState",
     env_module="catzoo.envs.cat_tree_v0",
     variants="grid size, altitude base, placing order",
+    bots={"heuristic": "catzoo.policies.heuristics.cat_tree:CatTreeHeuristic"},
+    view="catzoo.play.views.cat_tree",
+    renderer="games/cat_tree.js",
+    quick_options={"turns": 4},
+    config="configs/cat_tree.yaml",
 ))
 register_game(GameInfo(
     name="ledges",
@@ -100,6 +153,13 @@ register_game(GameInfo(
     engine="catzoo.games.ledges.state:LedgesState",
     env_module="catzoo.envs.ledges_v0",
     variants="dexterity noise (0 for planning research)",
+    bots={"heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
+          "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer"},
+    view="catzoo.play.views.ledges",
+    renderer="games/ledges.js",
+    quick_options={"max_rounds": 1},
+    config="configs/ledges.yaml",
+    search_bot="planner",
 ))
 
 
@@ -112,6 +172,7 @@ def get_game(name: str) -> GameInfo:
     key = name.replace("-", "_")
     if key not in GAMES:
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}"
+            f"unknown game {name!r}{did_you_mean(key, GAMES)}; known games: "
+            f"{', '.join(sorted(GAMES))}"
         )
     return GAMES[key]

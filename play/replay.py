@@ -70,6 +70,23 @@ class Replay:
         yield state, None
 
 
+def seat_views(log: dict, seats: list[str], names: list[str], seat: int) -> list[dict]:
+    """``seat``'s view of a recorded game after each of its moves (0 to all), for a
+    replay stepped backwards and forwards: one pass, each view what the seat saw then
+    (its moves left out: a replay is watched, not played)."""
+    from catzoo.play.table import Table
+
+    table = Table.from_log(dict(log, actions=[]), seats, names)
+    out = []
+    for action in [None, *log["actions"]]:
+        if action is not None:
+            table.apply(action)
+        view = table.view(seat)
+        view["moves"] = []
+        out.append(view)
+    return out
+
+
 def save_replay(path, replay_or_state, seats: list[str] | None = None) -> Replay:
     """Write a replay of ``replay_or_state`` (a ``Replay``, an engine state or an action log
     dict such as ``MatchResult.log``) to ``path``; returns the ``Replay``."""

@@ -6,6 +6,7 @@ seating, legality checks, bot turns and the per-seat move history exist once.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass, field
 
@@ -32,12 +33,17 @@ class BotError(RuntimeError):
 class Seat:
     index: int
     spec: str
-    name: str
+    name: str  # short, for the table: "you", "heuristic", "lunar policy"
     policy: object | None = None
+    description: str | None = None  # the full spec, for the legend (default: spec)
 
     @property
     def human(self) -> bool:
         return self.spec == HUMAN
+
+    @property
+    def legend(self) -> str:
+        return self.description or self.spec
 
 
 @dataclass
@@ -48,11 +54,12 @@ class Event:
     texts: list[str] = field(default_factory=list)  # the action as each seat saw it
 
 
-def make_bot(spec: str, game: str, num_players: int, seed: int):
+def make_bot(spec: str, game: str, num_players: int, seed: int, options: dict | None = None):
+    """The bot of ``spec`` for this table (a checkpoint must fit its game options)."""
     from catzoo.policies.registry import UnknownPolicyError, make_policy
 
     try:
-        policy = make_policy(spec, game, num_players, seed=seed)
+        policy = make_policy(spec, game, num_players, seed=seed, env_options=options or {})
     except UnknownPolicyError as err:
         raise SeatError(str(err)) from None
     policy.reset(seed=seed)
@@ -63,11 +70,14 @@ class Table:
     """``Table("lunar", ["human", "heuristic"], seed=3, options={"rounds": "single"})``.
 
     ``seats`` holds ``"human"`` or a bot spec (anything ``make_policy`` accepts) per seat;
-    ``names`` optionally names the seats. Options are the game's own (not num_players).
+    ``names`` optionally names the seats (short names: by default a bot's is its spec
+    without options, ``short_name``) and ``legends`` describes them in full (default:
+    the spec). Options are the game's own (not num_players).
     """
 
     def __init__(self, game: str, seats: list[str], *, seed: int | None = None,
-                 options: dict | None = None, names: list[str] | None = None, bot_factory=None):
+                 options: dict | None = None, names: list[str] | None = None, bot_factory=None,
+                 legends: list[str] | None = None):
         info = get_game(game)
         n = len(seats)
         if n not in info.players:
@@ -81,18 +91,22 @@ class Table:
         cls = info.engine_class()
         game_options = build_options(cls.options_cls, info.name, {"num_players": n, **options})
         self.seed = int(seed) if seed is not None else secrets.randbelow(2**31)
-        factory = bot_factory or make_bot
+        factory = bot_factory or functools.partial(make_bot, options=options)
         self.seats: list[Seat] = []
+        from catzoo.policies.registry import short_name
+
         for i, spec in enumerate(seats):
             name = names[i] if names else None
+            legend = legends[i] if legends else None
             if spec == HUMAN:
-                self.seats.append(Seat(i, HUMAN, name or "human"))
+                self.seats.append(Seat(i, HUMAN, name or "human", description=legend))
             else:
                 bot = factory(spec, info.name, n, self.seed * 1000 + i)
-                self.seats.append(Seat(i, spec, name or getattr(bot, "name", spec) or spec, bot))
+                self.seats.append(Seat(i, spec, name or short_name(spec, info.name), bot, legend))
         self.state = cls.new(game_options, seed=self.seed)
         self.view_module = views.for_game(info.name)
         self.events: list[Event] = []
+        self.notes: dict = {}  # what the view module notes as moves are applied
 
     @classmethod
     def from_log(cls, log: dict, seats: list[str], names: list[str] | None = None) -> Table:
@@ -112,6 +126,7 @@ class Table:
         table.seats = [Seat(i, spec, names[i] if names else spec) for i, spec in enumerate(seats)]
         table.view_module = views.for_game(info.name)
         table.events = []
+        table.notes = {}
         for action in log["actions"]:
             table.apply(action)
         return table
@@ -157,7 +172,9 @@ class Table:
         # Described before it is applied: the text may need the state the actor saw.
         texts = [self.view_module.describe(state, actor, action, viewer)
                  for viewer in range(self.num_players)]
-        state.apply(action)
+        self.notes["move"] = len(self.events)  # the number of the move being applied
+        with views.watch(self.view_module, state, action, self.notes):
+            state.apply(action)
         event = Event(len(self.events), actor, action, texts)
         self.events.append(event)
         return event

@@ -2,7 +2,9 @@
 
 Input is read line by line from any text stream and output goes to a rich ``Console``, so
 the tests drive a whole game through a ``StringIO``. Nothing typed can crash the game: a
-wrong line gets the reason and a new prompt; the end of the input abandons the game.
+wrong line gets the reason and a new prompt; the end of the input abandons the game, and
+so does Ctrl-C (cleanly: the caller still saves the replay). On a terminal, what was typed
+while the bots moved is dropped before each prompt, so a stray key is never a move.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ import sys
 import time
 
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from catzoo.play import views
-from catzoo.play.views.generic import who
+from catzoo.play.rules import NoRulesError, rules_location, rules_page
+from catzoo.play.views.generic import legend, sheet_table, summary_table, who
 
 LIST_LIMIT = 40  # more legal moves than this are listed on request, filtered
 HELP = (
@@ -23,12 +27,32 @@ HELP = (
     "  moves [WORDS]  list the legal moves (those whose name contains WORDS)\n"
     "  board          show the table again\n"
     "  log            the last moves played\n"
+    "  score          the score sheet, and the last round's result\n"
+    "  rules          the rules of this game ({rules})\n"
     "  quit           leave the game"
 )
 
 
 class Abandoned(Exception):
     pass
+
+
+class Interrupted(Abandoned):
+    """Ctrl-C: the game is left as with quit."""
+
+
+def drain(stream) -> None:
+    """Drop what was typed ahead on a terminal (keys pressed while the bots moved): a
+    prompt reads only what is typed after it. Streams that are not terminals (a file, a
+    test's input) are read as they are."""
+    try:
+        if not stream.isatty():
+            return
+        import termios
+
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (AttributeError, ValueError, OSError, ImportError):
+        return
 
 
 class TerminalGame:
@@ -39,14 +63,19 @@ class TerminalGame:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.console = console or Console(highlight=False)
         self.delay = delay
+        self.interrupted = False
+        self._rounds_shown = 0
 
     # --- the game loop ------------------------------------------------------------------
     def run(self) -> bool:
-        """Play to the end; False if the player quit or the input ended first."""
+        """Play to the end; False if the player quit, the input ended or Ctrl-C was
+        pressed first (``interrupted`` tells the last)."""
         t = self.table
         self.console.print(Text(f"{t.info.title}, {t.num_players} players, seed {t.seed}. "
                                 f"You are P{self.seat}.", style="bold"))
-        self.console.print("Seats: " + ", ".join(f"P{s.index} {s.name}" for s in t.seats))
+        self.console.print(legend(self.table.view(self.seat, events=0)))
+        self.console.print(Text(f"Type ? for help, rules for the rules "
+                                f"({rules_location(t.game)}).", style="dim"))
         try:
             while not t.over:
                 if t.human_to_act():
@@ -55,6 +84,11 @@ class TerminalGame:
                     self._show_event(t.apply(t.bot_action()))
                     if self.delay:
                         time.sleep(self.delay)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self.console.print()
+            self.console.print("Interrupted (Ctrl-C): game abandoned.")
+            return False
         except Abandoned:
             self.console.print("Game abandoned.")
             return False
@@ -65,6 +99,20 @@ class TerminalGame:
         view = {"seat": self.seat, "seats": [{"name": s.name} for s in self.table.seats]}
         self.console.print(Text("  ") + who(view, event.player)
                            + Text(f": {event.texts[self.seat]}"))
+        self._show_new_rounds()
+
+    def _show_new_rounds(self) -> None:
+        """A round that just ended: its summary and the score sheet, before the next."""
+        table = self.table
+        if not hasattr(table.view_module, "rounds"):
+            return
+        view = table.view(self.seat, events=0)
+        for done in view["rounds"][self._rounds_shown:]:
+            self.console.print()
+            self.console.print(summary_table(view, done))
+            if view["sheet"] and not table.over:
+                self.console.print(sheet_table(view, view["sheet"]))
+        self._rounds_shown = len(view["rounds"])
 
     def _show_board(self) -> None:
         view = self.table.view(self.seat)
@@ -81,6 +129,7 @@ class TerminalGame:
         moves = views.moves(self.table, self.seat)
         self._list_moves(moves, "")
         while True:
+            drain(self.stdin)
             self.console.print(Text(f"Your move (1-{len(moves)}, ? for help): ", style="bold"),
                                end="")
             line = self.stdin.readline()
@@ -102,7 +151,14 @@ class TerminalGame:
             return None
         head, rest = words[0], " ".join(words[1:])
         if head in ("?", "h", "help"):
-            say(HELP)
+            say(HELP.format(rules=rules_location(self.table.game)))
+        elif head == "rules":
+            try:
+                say(Markdown(rules_page(self.table.game)))
+            except NoRulesError as err:
+                say(str(err))
+        elif head in ("s", "score", "sheet"):
+            self._show_sheet()
         elif head in ("q", "quit", "exit"):
             raise Abandoned
         elif head in ("b", "board"):
@@ -150,10 +206,22 @@ class TerminalGame:
                            for c in range(columns)])
         self.console.print(grid)
 
+    def _show_sheet(self) -> None:
+        view = self.table.view(self.seat, events=0)
+        if view["rounds"]:
+            self.console.print(summary_table(view, view["rounds"][-1]))
+        if view["sheet"] and view["sheet"]["head"][:-1]:
+            self.console.print(sheet_table(view, view["sheet"]))
+        elif not view["rounds"]:
+            self.console.print("No round has ended yet.")
+
     def _summary(self) -> None:
         t = self.table
         self._show_board()
-        result = t.result()
+        view = t.view(self.seat, events=0)
+        result = view["result"]
+        if view["sheet"]:
+            self.console.print(sheet_table(view, view["sheet"]))
         table = RichTable(title="Final result", title_justify="left")
         table.add_column("seat")
         table.add_column("score", justify="right")
@@ -162,6 +230,10 @@ class TerminalGame:
             table.add_row(f"P{s.index} {s.name}", str(result["scores"][s.index]),
                           "winner" if s.index in result["winners"] else "")
         self.console.print(table)
+        if result.get("reason"):
+            self.console.print(f"The game ended: {result['reason']}.")
+        if result.get("tie_break"):
+            self.console.print(f"Tie-break: {result['tie_break']}")
         humans = [s.index for s in t.seats if s.human]
         if any(p in result["winners"] for p in humans):
             shared = len(result["winners"]) > 1

@@ -31,7 +31,9 @@ def play_match(
     printing a game turn by turn).
     """
     info = get_game(game)
-    env = info.load_env_module().env(num_players=len(policies), **options)
+    # a bot's illegal move is a bug to see, not a lost game
+    env = info.load_env_module().env(num_players=len(policies),
+                                     **{"illegal_action": "raise", **options})
     env.reset(seed=seed)
     for i, policy in enumerate(policies):
         policy.reset(seed=None if seed is None else seed * 1000 + i)

@@ -5,7 +5,13 @@ A spec is one of:
 * ``random``, or a bot registered for the game below (``heuristic``);
 * a search bot with optional ``key=value`` options after a colon, comma-separated:
   ``ismcts``, ``ismcts:iterations=400,c=1.4``, ``planner:candidates=16,samples=4``;
+* ``shipped:GAME`` (or ``shipped``: the game being played's), the policy shipped with
+  CatZoo, from any working directory;
 * a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``.
+
+A checkpoint plays only the game, player count and options it was trained for: every
+command passes its table's options, and ``catzoo.training.checkpoint.check_fits``
+decides.
 """
 
 from __future__ import annotations
@@ -13,24 +19,13 @@ from __future__ import annotations
 import importlib
 import os
 
-from catzoo.games.registry import get_game
+from catzoo.games.registry import PLANNED, get_game
+from catzoo.games.suggest import did_you_mean
 from catzoo.policies.random_policy import RandomPolicy
 
-# game -> bot name -> "module:Class"; the class is built as Class(num_players=..., seed=...)
-HEURISTICS: dict[str, dict[str, str]] = {
-    "cat_in_the_box": {
-        "heuristic": "catzoo.policies.heuristics.cat_in_the_box:CatInTheBoxHeuristic",
-    },
-    "lunar": {"heuristic": "catzoo.policies.heuristics.lunar:LunarHeuristic"},
-    "catsle_builders": {
-        "heuristic": "catzoo.policies.heuristics.catsle_builders:CatsleBuildersHeuristic",
-    },
-    "cat_tree": {"heuristic": "catzoo.policies.heuristics.cat_tree:CatTreeHeuristic"},
-    "ledges": {
-        "heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
-        "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer",
-    },
-}
+# game -> bot name -> "module:Class", from each game's record (GameInfo.bots); the class
+# is built as Class(num_players=..., seed=...).
+HEURISTICS: dict[str, dict[str, str]] = {name: dict(info.bots) for name, info in PLANNED.items()}
 
 # Bots for every game, built as Class(num_players=..., seed=..., **options).
 SEARCH: dict[str, str] = {
@@ -39,13 +34,51 @@ SEARCH: dict[str, str] = {
 }
 
 
+SHIPPED = "shipped"
+
+# Every kind of spec, in words, for the commands' --help (show, arena, play, oracle).
+SPEC_HELP = ("random, heuristic (ledges also: aimer), ismcts[:iterations=N,c=X,seconds=S,"
+             "rollout_depth=D], planner[:candidates=N,samples=N,depth=N], shipped (the "
+             "policy shipped for the game; shipped:GAME names one), or a checkpoint "
+             "directory")
+
+
 class UnknownPolicyError(ValueError):
     pass
 
 
 def available_policies(game: str) -> list[str]:
     info = get_game(game)
-    return ["random", *sorted(HEURISTICS.get(info.name, {})), *SEARCH]
+    return ["random", *sorted(info.bots), *SEARCH]
+
+
+def shipped_spec(game: str) -> str:
+    return f"{SHIPPED}:{get_game(game).name}"
+
+
+def has_shipped(game: str) -> bool:
+    """Whether CatZoo ships a policy for ``game`` (in the installed package)."""
+    try:
+        from catzoo.training.checkpoint import shipped_games
+    except ImportError:
+        return False
+    return get_game(game).name in shipped_games()
+
+
+def short_name(spec: str, game: str | None = None) -> str:
+    """A seat's short name for a policy spec: the bot's name without its options, or
+    "GAME policy" for a checkpoint (its folder's name; ``shipped`` alone: ``game``'s);
+    the spec itself says the rest."""
+    spec = str(spec).strip()
+    head, _, rest = spec.partition(":")
+    if head == SHIPPED:
+        return f"{(rest or game or 'shipped').strip()} policy"
+    if not is_checkpoint_spec(spec):
+        return head
+    parts = [p for p in spec.replace(os.sep, "/").split("/") if p not in ("", ".", "..")]
+    while len(parts) > 1 and parts[-1] in ("policy", "policy.json", "policy.safetensors"):
+        parts.pop()  # a run's final policy/ is named for its run
+    return f"{parts[-1] if parts else spec} policy"
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -64,19 +97,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def is_checkpoint_spec(spec: str) -> bool:
+    if spec.partition(":")[0].strip() == SHIPPED:
+        return True
     return os.sep in spec or "/" in spec or spec.startswith(".") or os.path.exists(spec)
 
 
 def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
                 env_options: dict | None = None):
-    """The policy of ``spec``; a checkpoint must have been trained for ``game`` and
-    ``num_players`` and, when given, ``env_options`` (``load_policy`` compares them)."""
+    """The policy of ``spec`` for a table of ``game`` with ``num_players`` and the game
+    options ``env_options`` (None: the game's defaults); a checkpoint must have been
+    trained for them (``catzoo.training.checkpoint.check_fits`` decides)."""
     info = get_game(game)
-    bots = HEURISTICS.get(info.name, {})
-    head = spec.partition(":")[0].strip()
+    bots = info.bots
+    head, _, rest = spec.partition(":")
+    head = head.strip()
+    if head == SHIPPED:
+        spec = f"{SHIPPED}:{rest.strip() or info.name}"
     # A bot name wins over a file of the same name in the working directory.
     if head not in bots and head not in SEARCH and head != "random" and is_checkpoint_spec(spec):
-        return load_checkpoint(spec, info.name, num_players, seed, env_options)
+        return load_checkpoint(spec, info.name, num_players, seed,
+                               {} if env_options is None else env_options)
     name, options = parse_spec(spec)
     if name == "random" and not options:
         return RandomPolicy(seed)
@@ -96,15 +136,31 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
             raise UnknownPolicyError(f"policy {name!r} takes no options, got {spec!r}")
         module, cls = bots[name].split(":")
         return getattr(importlib.import_module(module), cls)(num_players=num_players, seed=seed)
+    names = [*available_policies(info.name), SHIPPED]
     raise UnknownPolicyError(
-        f"unknown policy {spec!r} for {info.name}; available: "
-        f"{', '.join(available_policies(info.name))}, or a checkpoint directory path"
+        f"unknown policy {spec!r} for {info.name}{did_you_mean(name, names)}; available: "
+        f"{', '.join(names)} (or shipped:GAME), or a checkpoint directory path"
     )
+
+
+def check_policy_fits(policy, game: str, num_players: int, env_options: dict | None) -> None:
+    """For a policy object built elsewhere: a checkpoint's (one with ``meta``) must fit
+    the table as ``make_policy`` requires (the same ``check_fits``)."""
+    meta = getattr(policy, "meta", None)
+    if not isinstance(meta, dict) or "env_version" not in meta:
+        return  # a bot: it plays any options
+    from catzoo.training.checkpoint import CheckpointError, check_fits
+
+    try:
+        check_fits(meta, game, num_players, env_options or {},
+                   where=f"policy {getattr(policy, 'name', type(policy).__name__)!r}")
+    except CheckpointError as err:
+        raise UnknownPolicyError(str(err)) from None
 
 
 def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None,
                     env_options: dict | None = None):
-    if not os.path.exists(path):
+    if not path.startswith(SHIPPED + ":") and not os.path.exists(path):
         raise UnknownPolicyError(
             f"policy {path!r} looks like a checkpoint path, but no such file or directory exists"
         )

@@ -14,7 +14,6 @@ from catzoo.arena.schedule import game_structure, schedule
 from catzoo.cli.main import main
 from catzoo.games.registry import GAMES
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.registry import HEURISTICS
 
 # Every game at its default player count, and the other shapes of the games with teams or
 # many players (inferring ledges' sides at other counts plays slow physics games).
@@ -72,7 +71,7 @@ def test_same_seed_same_results_with_any_number_of_workers():
     assert strip(c.records) != strip(a.records)
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if "heuristic" in HEURISTICS.get(g, {})])
+@pytest.mark.parametrize("game", [g for g, info in GAMES.items() if info.heuristic])
 def test_heuristic_ranks_above_random(game):
     result = run_arena(game, ["random", "heuristic"], games=6, seed=2)
     rows = {r["policy"]: r for r in result.summary()}
@@ -161,9 +160,9 @@ def test_cli_arena_errors_are_one_line(argv, message, capsys):
 def test_leaderboard_finds_the_shipped_checkpoints():
     from catzoo.arena.leaderboard import default_policies, shipped_checkpoints
 
-    found, skipped = shipped_checkpoints("cat_in_the_box")
+    found, skipped = shipped_checkpoints("cat_in_the_box", root="checkpoints")
     assert found == ["checkpoints/cat_in_the_box"] and skipped == []
-    assert shipped_checkpoints("no_such_game") == ([], [])
+    assert shipped_checkpoints("no_such_game", root="checkpoints") == ([], [])
     assert default_policies("cat_in_the_box")[:2] == ["random", "heuristic"]
 
 
@@ -171,7 +170,75 @@ def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
     from catzoo.arena.leaderboard import shipped_checkpoints, table_size
 
     assert table_size("catsle_builders") == 3  # the shipped policy plays 3-player games
-    assert shipped_checkpoints("catsle_builders", num_players=3)[0] == ["checkpoints/catsle_builders"]
-    found, skipped = shipped_checkpoints("catsle_builders", num_players=4)
+    assert shipped_checkpoints("catsle_builders", root="checkpoints",
+                               num_players=3)[0] == ["checkpoints/catsle_builders"]
+    found, skipped = shipped_checkpoints("catsle_builders", root="checkpoints", num_players=4)
     assert found == [] and "3" in skipped[0] and "4" in skipped[0]
     assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
+
+
+def test_mean_rank_intervals_stay_within_the_ranks_possible():
+    # random against heuristic at 2 players: the heuristic nearly always first, so a
+    # normal interval around its mean rank would reach below rank 1
+    result = run_arena("cat_in_the_box", ["random", "heuristic"], games=12, num_players=2,
+                       seed=0, options={"rounds": "single"})
+    for row in result.summary():
+        assert 1.0 <= row["mean_rank_low"] <= row["mean_rank"] <= row["mean_rank_high"] <= 2.0
+    best = result.summary()[0]
+    assert best["policy"] == "heuristic" and best["mean_rank_low"] == 1.0
+
+
+def test_the_plot_labels_policies_shortly_in_rating_order_with_a_legend(tmp_path):
+    from catzoo.arena.report import plot_layout
+
+    policies = ["random", "ismcts:iterations=4", "heuristic", "checkpoints/cat_in_the_box",
+                "ismcts:iterations=8"]
+    result = run_arena("cat_in_the_box", policies, games=8, num_players=4, seed=1,
+                       options={"rounds": "full"})
+    order, labels, legend = plot_layout(result)
+    assert [result.names[i] for i in order] == [r["policy"] for r in result.summary()]
+    by_spec = dict(zip([result.names[i] for i in order], labels))
+    assert by_spec["checkpoints/cat_in_the_box"] == "cat_in_the_box policy"
+    assert by_spec["random"] == "random" and by_spec["heuristic"] == "heuristic"
+    assert sorted(by_spec[s] for s in policies if s.startswith("ismcts")) == ["ismcts 1",
+                                                                             "ismcts 2"]
+    assert "cat_in_the_box policy: checkpoints/cat_in_the_box" in legend
+    assert len(legend) == 3  # the labels that are not their spec
+    assert "png" in result.save(tmp_path, stem="plot")
+
+
+def test_the_arena_says_how_long_it_will_take_after_its_first_games(capsys, tmp_path):
+    told = []
+    run_arena("cat_in_the_box", ["random", "heuristic"], games=20, num_players=2, seed=0,
+              options={"rounds": "single"}, estimate=told.append)
+    assert len(told) == 1 and told[0].startswith("arena: ") and "more at the pace so far" in told[0]
+    assert main(["arena", "cat_in_the_box", "--policy", "random", "--policy", "heuristic",
+                 "--games", "20", "--players", "2", "-o", "rounds=single", "--no-plot",
+                 "--out", str(tmp_path)]) == 0
+    assert "more at the pace so far" in capsys.readouterr().err
+
+
+def test_the_leaderboard_says_what_it_found_and_where_it_writes(tmp_path, monkeypatch, capsys):
+    """Run from any directory it finds the shipped policies (package data) and names the
+    files it writes; the games here are few and short, the leaderboard's own long."""
+    import catzoo.arena.leaderboard as board
+    from catzoo.training.checkpoint import shipped_root
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(board, "GAMES", {"cat_tree": GAMES["cat_tree"]})
+    real = board.run_arena
+    played = []
+
+    def short(game, policies, **kw):
+        played.append(policies)
+        return real(game, ["random", *policies[-1:]], games=2, num_players=kw["num_players"],
+                    options={"turns": 8})
+
+    monkeypatch.setattr(board, "run_arena", short)
+    assert main(["arena", "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"checkpoints: {shipped_root()} (the policies shipped with CatZoo)" in out
+    assert f"writing {tmp_path / 'docs' / 'leaderboard.md'}" in out
+    assert played == [["random", "heuristic", "ismcts:iterations=50", "shipped:cat_tree"]]
+    page = (tmp_path / "docs" / "leaderboard.md").read_text()
+    assert "shipped:cat_tree" in page and (tmp_path / "docs" / "leaderboard" / "cat_tree.json").exists()

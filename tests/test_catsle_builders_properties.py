@@ -185,7 +185,7 @@ def test_env_errors_name_the_problem():
 
     with pytest.raises(OptionsError, match="num_players"):
         catsle_builders_v0.env(num_players=6)
-    env = catsle_builders_v0.env(num_players=3)
+    env = catsle_builders_v0.env(num_players=3, illegal_action="raise")
     env.reset(seed=0)
     game = env.unwrapped.game
     illegal = next(a for a in range(125) if not game.is_legal(a))

@@ -54,3 +54,54 @@ def test_a_sub_command_usage_error_run_as_a_module_is_one_line():
                            "--players", "7"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cat_tree is played by 2 players, not 7" in done.stderr
+
+
+def _sub_commands() -> list[str]:
+    from catzoo.cli.main import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], *[[c, "--help"] for c in _sub_commands()]])
+def test_help_of_the_command_and_of_every_sub_command(argv, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: catzoo")
+    if argv[0] == "--help":
+        assert all(c in out for c in _sub_commands())
+
+
+def test_show_help_lists_every_kind_of_policy_spec(capsys):
+    with pytest.raises(SystemExit):
+        main(["show", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for spec in ("random", "heuristic", "ismcts", "planner", "shipped", "checkpoint directory"):
+        assert spec in out
+
+
+@pytest.mark.parametrize(("argv", "hint"), [
+    (["show", "lunr"], "did you mean 'lunar'?"),
+    (["show", "cat_in_the_box", "-o", "round=single"], "did you mean 'rounds'?"),
+    (["show", "cat_in_the_box", "-o", "rounds=singel"], "did you mean 'single'?"),
+    (["show", "cat_in_the_box", "--policy", "heuristc"], "did you mean 'heuristic'?"),
+    (["show", "cat_in_the_box", "--policy", "ismcts:iteration=5"], "did you mean 'iterations'?"),
+    (["show", "lunar", "--policy", "shipped:luna"], "did you mean 'lunar'?"),
+    (["arean"], "did you mean 'arena'?"),
+])
+def test_an_unknown_name_suggests_the_nearest_valid_one(argv, hint, capsys):
+    if argv == ["arean"]:  # argparse's own error, exit status 2
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2
+    else:
+        assert main(argv) == 2
+    assert hint in capsys.readouterr().err
+
+
+def test_show_says_why_the_game_ended(capsys):
+    assert main(["show", "lunar", "--players", "2", "--seed", "1", "-o", "rounds=single"]) == 0
+    assert "The game ended: the one round was played (rounds=single)." in capsys.readouterr().out

@@ -22,7 +22,7 @@ def an_illegal_action(env) -> int:
 
 
 def test_illegal_action_names_agent_action_and_legal_actions_and_keeps_state():
-    env = cat_in_the_box_v0.env(num_players=3)
+    env = cat_in_the_box_v0.env(num_players=3, illegal_action="raise")
     env.reset(seed=1)
     before = env.state().copy()
     bad = an_illegal_action(env)
@@ -35,17 +35,19 @@ def test_illegal_action_names_agent_action_and_legal_actions_and_keeps_state():
     env.step(first_legal(env))  # the game goes on
 
 
+@pytest.mark.parametrize("mode", ["penalize", "raise"])
 @pytest.mark.parametrize("action", [50, -1, 10**9])
-def test_out_of_range_action(action):
-    env = cat_in_the_box_v0.env()
+def test_out_of_range_action(action, mode):
+    env = cat_in_the_box_v0.env(illegal_action=mode)
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="out of range 0..49"):
         env.step(action)
 
 
+@pytest.mark.parametrize("mode", ["penalize", "raise"])
 @pytest.mark.parametrize("action", [1.0, "3", True, None, [3], np.array([3])])
-def test_wrongly_typed_action(action):
-    env = cat_in_the_box_v0.env()
+def test_wrongly_typed_action(action, mode):
+    env = cat_in_the_box_v0.env(illegal_action=mode)
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="must be an integer"):
         env.step(action)
@@ -74,6 +76,33 @@ def test_penalize_mode_ends_the_game_and_penalises_only_the_offender():
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": -2.0, "player_1": 0.0, "player_2": 0.0}
     assert env.infos["player_0"]["illegal_action"] is True
+
+
+def test_by_default_an_illegal_move_ends_the_game_by_pettingzoos_own_wrapper():
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    env = cat_in_the_box_v0.env(num_players=3)
+    layers, layer = [], env
+    while layer is not env.unwrapped:
+        layers.append(layer)
+        layer = layer.env
+    assert sum(isinstance(w, TerminateIllegalWrapper) for w in layers) == 1
+    env.reset(seed=1)
+    EnvLogger.flush()
+    bad = an_illegal_action(env)
+    env.step(bad)
+    assert any("Illegal move made" in str(m) for m in EnvLogger.mqueue)  # PettingZoo's warning
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
+    assert all(env.terminations.values())
+    assert env.infos["player_0"]["illegal_action"] is True
+    assert f"action {bad} is not legal" in env.infos["player_0"]["reason"]
+    assert env.infos["player_1"]["illegal_action"] is False
+    for _ in env.agent_iter():
+        env.step(None)  # every agent leaves the ended game
+    assert env.agents == []
+    with pytest.raises(GameOverError, match="call reset"):
+        env.step(0)
 
 
 def test_unknown_options_and_bad_settings_are_named():

@@ -12,8 +12,7 @@ from catzoo.play.replay import ReplayError, parse_replay
 from catzoo.policies.match import play_match
 from catzoo.policies.registry import make_policy
 
-SHORT = {"cat_in_the_box": {"rounds": "single"}, "lunar": {"rounds": "single"},
-         "catsle_builders": {"rounds": "single"}, "ledges": {"max_rounds": 1}}
+SHORT = {name: dict(info.quick_options) for name, info in GAMES.items()}  # the records'
 
 
 @pytest.mark.parametrize("game", list(GAMES))

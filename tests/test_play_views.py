@@ -16,8 +16,7 @@ from catzoo.play import Table
 from catzoo.play.secrecy import leak
 from catzoo.play.views import for_game, moves
 
-SHORT = {"cat_in_the_box": {"rounds": "single"}, "lunar": {"rounds": "single"},
-         "catsle_builders": {"rounds": "single"}, "ledges": {"max_rounds": 1}}
+SHORT = {name: dict(info.quick_options) for name, info in GAMES.items()}  # the records'
 # Ledges hides nothing and replays slowly (physics): one player count is enough there.
 CASES = [(g, n) for g, info in GAMES.items() for n in info.players
          if g != "ledges" or n == info.default_players]

@@ -170,3 +170,42 @@ def test_config_without_teams_takes_the_game_partnerships():
     assert load("configs/lunar.yaml", ["teams=[]"])["teams"] == [[0, 2], [1, 3]]
     assert load("configs/cat_tree.yaml", ["teams=[]"])["teams"] == [[0, 1]]
     assert load("configs/cat_in_the_box.yaml")["teams"] == []
+
+
+def test_episode_statistics_are_sb3s_vec_monitors(tmp_path):
+    """The env writes no ``info["episode"]`` of its own; the trainer's ``VecMonitor`` does,
+    from the rewards and steps PPO saw."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from catzoo.training import config as config_mod
+    from catzoo.training.trainer import make_vec_env
+
+    env = SingleAgentEnv("cat_in_the_box", 2, fixed_opponents(lambda s: RandomPolicy(s)),
+                         options={"rounds": "single"})
+    env.reset(seed=0)
+    assert "episode" not in play_episode(env, np.random.default_rng(0), [])[2]
+
+    config = config_mod.resolve({"game": "cat_in_the_box"}, [
+        "env.num_players=2", "env.options={rounds: single}", "env.reward=score",
+        "vec_env.n_envs=2"])
+    vec = make_vec_env(config, tmp_path / "league", seed=0)
+    try:
+        assert isinstance(vec, VecMonitor)
+        vec.seed(3)
+        vec.reset()
+        returns, lengths, ended = np.zeros(2), np.zeros(2, dtype=int), 0
+        for _ in range(120):
+            actions = [int(np.flatnonzero(m)[-1]) for m in get_action_masks(vec)]
+            _, rewards, dones, infos = vec.step(np.array(actions))
+            returns += rewards
+            lengths += 1
+            for i in np.flatnonzero(dones):
+                episode = infos[i]["episode"]
+                assert episode["r"] == pytest.approx(returns[i], abs=1e-5)
+                assert episode["l"] == lengths[i]
+                returns[i], lengths[i] = 0.0, 0
+                ended += 1
+        assert ended >= 4
+    finally:
+        vec.close()

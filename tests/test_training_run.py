@@ -31,10 +31,10 @@ TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_short_run_writes_a_checkpoint_that_loads_and_plays_legal_moves(game, tmp_path):
     overrides = [*TINY, "total_steps=400"]
-    raw = config_mod.load(ROOT / "configs" / f"{game}.yaml")
+    raw = config_mod.load(ROOT / GAMES[game].config)  # each record names its default config
     if raw["imitation"]["games"]:  # keep the warm-start, on a handful of games
         overrides += ["imitation.games=4", "imitation.epochs=1"]
-    config = config_mod.load(ROOT / "configs" / f"{game}.yaml", overrides)
+    config = config_mod.load(ROOT / GAMES[game].config, overrides)
     path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
     meta = json.loads((path / "policy.json").read_text())
     assert meta["steps"] >= 400 and meta["game"] == game and meta["eval"]["heuristic"]["games"] == 2
@@ -105,3 +105,28 @@ def test_resume_refuses_overrides_that_would_change_the_run(tmp_path):
         Run.open(tmp_path, ["ppo.learning_rate=0.1"])
     assert main(["train", "--config", str(ROOT / "configs/cat_in_the_box.yaml"),
                  "--run-dir", str(tmp_path)]) == 2
+
+
+def test_evaluations_are_labelled_once_per_step_and_a_finished_run_resumes_to_nothing(
+        tmp_path, capsys):
+    """Evaluations run between rollouts, so each (step, opponent) is one row of a policy
+    trained on exactly that many steps; resuming a finished run trains, evaluates and
+    logs nothing more."""
+    run = tmp_path / "run"
+    argv = ["train", "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir",
+            str(run), "--no-progress", "--steps", "384",
+            *[a for o in [*TINY, "env.num_players=2", "eval.interval=128"] for a in ("--set", o)]]
+    assert main(argv) == 0
+    rows = (run / "logs" / "eval.csv").read_text().splitlines()[1:]
+    keys = [tuple(r.split(",")[:2]) for r in rows]
+    assert len(keys) == len(set(keys)), rows  # no step labelled twice for one opponent
+    steps = [int(k[0]) for k in keys]
+    assert steps == sorted(steps) and steps[-1] == 384 and len(set(steps)) == 3
+    assert all(s % 128 == 0 for s in steps)  # rollout boundaries (2 envs x 64 steps)
+    capsys.readouterr()
+    before = {p: p.read_bytes() for p in (run / "logs" / "eval.csv", run / "seeds.json",
+                                          run / "policy" / "policy.json")}
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    assert "already finished: step 384 of total_steps 384" in capsys.readouterr().out
+    assert {p: p.read_bytes() for p in before} == before
+    assert not (run / "logs" / "session-1").exists()

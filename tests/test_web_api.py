@@ -19,8 +19,7 @@ with warnings.catch_warnings():
 
 from catzoo.web import create_app
 
-SHORT = {"cat_in_the_box": {"rounds": "single"}, "lunar": {"rounds": "single"},
-         "catsle_builders": {"rounds": "single"}, "ledges": {"max_rounds": "1"}}
+SHORT = {name: dict(info.quick_options) for name, info in GAMES.items()}  # the records'
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +185,7 @@ def test_checkpoints_are_offered_by_name_never_by_path(tmp_path, monkeypatch):
         return metas[folder.name]
 
     monkeypatch.setattr(catzoo.training, "read_meta", read_meta)
-    catalogue = Catalogue([str(tmp_path)])
+    catalogue = Catalogue([str(tmp_path)], shipped=False)  # (the shipped: test_shipped_policies)
     assert sorted(catalogue.checkpoints) == ["good", "other"]
     assert catalogue.resolve("lunar", 2, "checkpoint:good") == str(tmp_path / "good")
     lunar = next(g for g in catalogue.to_json() if g["name"] == "lunar")
@@ -229,3 +228,27 @@ def test_serve_errors_are_one_line_messages(argv, message, capsys):
 
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_replay_steps_and_the_rules_pages(client):
+    _, tokens = new_game(client, "cat_tree", ["human", "random"], turns=1)
+    token = tokens[0]
+    assert client.get(f"/api/seat/{token}/replay/0").status_code == 409  # not over yet
+    view = client.get(f"/api/seat/{token}").json()
+    while not view["over"]:
+        if not view["moves"]:  # the bot's turn: wait for it
+            view = client.get(f"/api/seat/{token}?after={view['turn']}").json()
+            continue
+        view = client.post(f"/api/seat/{token}/move",
+                           json={"action": view["moves"][0]["action"], "turn": view["turn"]}).json()
+    total = view["turn"]
+    steps = [client.get(f"/api/seat/{token}/replay/{k}").json() for k in (total, 0, 1)]
+    assert [s["replay"] for s in steps] == [{"at": total, "total": total},
+                                            {"at": 0, "total": total}, {"at": 1, "total": total}]
+    assert steps[0]["board"] == view["board"] and steps[0]["moves"] == []
+    assert steps[1]["turn"] == 0 and steps[2]["turn"] == 1
+    r = client.get(f"/api/seat/{token}/replay/{total + 1}")
+    assert r.status_code == 400 and f"moves 0 to {total}" in r.json()["error"]
+    page = client.get("/rules/cat_tree")
+    assert page.status_code == 200 and "<h1>" in page.text and "Cat Tree" in page.text
+    assert client.get("/rules/chess").status_code == 404

@@ -25,9 +25,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 
 from catzoo.web.server import ServerThread
 
-SHORT = {"cat_in_the_box": "rounds=single", "lunar": "rounds=single",
-         "catsle_builders": "rounds=single, hand_size=6", "cat_tree": "turns=4",
-         "ledges": "max_rounds=1"}
+# each game's quick options (its record's), as typed into the page's options field
+SHORT = {name: ", ".join(f"{k}={v}" for k, v in info.quick_options.items())
+         for name, info in GAMES.items()}
 PLAYERS = {"cat_in_the_box": 3, "lunar": 2, "catsle_builders": 3, "cat_tree": 2, "ledges": 2}
 CLICKABLE = "#board [data-action], #moves [data-action]"
 NEXT = "body[data-state='your-turn'], body[data-state='over'], body[data-state='error']"
@@ -139,3 +139,118 @@ def test_several_humans_get_one_link_each(server, page):
     page.goto(hrefs[1])
     page.wait_for_selector("body[data-turn='0']", state="attached")
     assert "you are P1" in page.inner_text("#title")
+
+
+# --- what a player sees (issue 25): the games are moved on through the API, then looked at
+def api(url: str, method: str, path: str, body=None) -> dict:
+    return httpx.request(method, url + path, json=body, trust_env=False, timeout=60).json()
+
+
+def new_game(url: str, game: str, seats: list[str], seed: int, **options) -> str:
+    data = api(url, "POST", "/api/games", {"game": game, "seats": seats, "seed": seed,
+                                           "options": options})
+    return next(s["token"] for s in data["seats"] if s["human"])
+
+
+def play_until(url: str, token: str, stop, limit: int = 800) -> dict:
+    """The human plays its last listed move until ``stop(view)`` or the game's end."""
+    for _ in range(limit):
+        view = api(url, "GET", f"/api/seat/{token}")
+        if stop(view) or view["over"]:
+            return view
+        if view["to_act"] == view["seat"]:
+            api(url, "POST", f"/api/seat/{token}/move",
+                {"action": view["moves"][-1]["action"], "turn": view["turn"]})
+        else:
+            api(url, "GET", f"/api/seat/{token}?after={view['turn']}")
+    raise AssertionError("the game did not get there")
+
+
+def open_seat(page, url: str, token: str) -> None:
+    page.goto(f"{url}/play#{token}")
+    page.wait_for_selector("body:not([data-state='loading'])", state="attached")
+
+
+def test_the_lobby_shows_no_empty_table_and_links_the_rules(server, page):
+    page.goto(server + "/")
+    page.wait_for_selector("#game option", state="attached")
+    assert page.is_visible("#setup") and not page.is_visible("#table")
+    assert not page.is_visible("text=Moves")
+    page.select_option("#game", "lunar")
+    assert page.get_attribute("#rules-link", "href") == "/rules/lunar"
+    page.goto(server + "/rules/lunar")
+    assert "Lunar: the rules as implemented" in page.inner_text("main h1")
+
+
+SUITS = {"#3b6fd6", "#e0b400", "#3a9a4a", "#d23a3a"}  # Cat in the Box's rows
+
+
+def test_a_round_summary_the_score_sheet_the_legend_and_player_colours(server, page):
+    token = new_game(server, "cat_in_the_box", ["human", "heuristic", "ismcts"], 3)
+    play_until(server, token, lambda v: len(v["rounds"]) >= 1)
+    open_seat(page, server, token)
+    summary = page.locator("#round-summary")
+    assert summary.is_visible() and "Round 1 of 3: result" in summary.inner_text()
+    assert page.locator("#round-table tr").count() == 1 + 3  # head, then each player
+    assert "largest group" in summary.inner_text()
+    assert page.is_visible("#sheet") and "R1" in page.inner_text("#sheet")
+    assert "P2 ismcts: ismcts:iterations=200" in page.inner_text("#legend")
+    assert page.get_attribute("#scores .who >> nth=2", "title") == "ismcts:iterations=200"
+    page.click("#close-summary")
+    assert not summary.is_visible() and page.is_visible("#sheet")
+    play_until(server, token, lambda v: any(c >= 0 for row in v["board"]["rows"]
+                                            for c in row["cells"]))
+    open_seat(page, server, token)
+    tokens = page.locator("#board g.cell circle").evaluate_all(
+        "els => els.map(e => e.getAttribute('fill'))")
+    assert tokens and not SUITS & set(tokens)  # a player's token is never a row's colour
+
+
+def test_the_last_trick_stays_with_its_winner_and_lunar_shows_track_and_stars(server, page):
+    token = new_game(server, "lunar", ["human", "heuristic", "heuristic", "heuristic"], 5)
+    view = play_until(server, token, lambda v: v["board"]["phase"] == "play"
+                      and not v["board"]["trick"] and v["board"]["last_trick"] is not None
+                      and v["to_act"] == v["seat"])
+    open_seat(page, server, token)
+    text = page.inner_text("#board")
+    assert f"Last trick, won by {view['board']['last_trick']['winner']}" in text
+    assert view["board"]["last_trick"]["winner"].startswith("team P")
+    assert "Cards with a star" in text and "1\u2605, 8\u2605" in text
+    assert page.locator("#board .track-marker").count() == 2
+    assert "team P0+P2" in text and "team 0" not in text
+
+
+def test_the_ledges_bat_plays_in_both_views_then_shows_the_drop_and_score(server, page):
+    pytest.importorskip("mujoco")
+    token = new_game(server, "ledges", ["human", "heuristic"], 4, max_rounds=4)
+    play_until(server, token, lambda v: v["animation"] is not None
+               and v["animation"]["player"] == 1 and v["animation"]["frames"] > 4)
+    open_seat(page, server, token)
+    page.wait_for_selector("body[data-bat='shown']", state="attached")
+    assert "P1 heuristic batted the toy" in page.inner_text("#bat-result")
+    page.click("#replay-bat")
+    page.wait_for_selector("body[data-bat='shown']", state="attached")
+    # frames were drawn in both views (over the final drawing, hidden meanwhile), then
+    # cleared: the page notes what its last frame drew
+    drawn = dict(part.split(":") for part in page.get_attribute("body", "data-bat-drawn").split())
+    assert set(drawn) == {"top", "side"} and all(int(n) > 0 for n in drawn.values())
+    assert page.locator("#ledges-top g.anim").count() == 0
+    assert page.get_attribute("#ledges-top g.scene", "visibility") is None
+    assert int(page.get_attribute("body", "data-bat-frame")) > 2
+
+
+def test_a_finished_game_replays_backwards_and_forwards(server, page):
+    token = new_game(server, "cat_tree", ["human", "heuristic"], 2, turns=1)
+    view = play_until(server, token, lambda v: False)
+    total = view["turn"]
+    open_seat(page, server, token)
+    assert "The game ended: all 1 turns were played" in page.inner_text("#end-reason")
+    page.click("#watch-replay")
+    page.wait_for_selector("body[data-replay-at='0']", state="attached")
+    for button, at in [("#replay-next", 1), ("#replay-next", 2), ("#replay-back", 1),
+                       ("#replay-last", total), ("#replay-back", total - 1),
+                       ("#replay-first", 0)]:
+        page.click(button)
+        page.wait_for_selector(f"body[data-replay-at='{at}']", state="attached")
+        assert f"move {at} / {total}" in page.inner_text("#replay-at")
+    assert page.locator("#board [data-action]").count() == 0  # watched, not played

@@ -8,6 +8,10 @@ checkpoint from a stranger can at worst fail to load, never execute anything. Th
 Writes are atomic: the files are written and flushed into a temporary sibling directory
 that is then renamed into place, so a killed process leaves either the previous
 checkpoint or the new one, never a half-written one.
+
+The policies shipped with CatZoo are package data (``catzoo.checkpoints``, the
+repository's ``checkpoints/GAME/``): ``shipped:GAME`` names one from any working
+directory, in ``load_policy`` and in every command's policy spec (``resolve``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ META = "policy.json"
 REQUIRED = ("format", "game", "env_version", "num_players", "env_options", "reward",
             "observation_size", "num_actions", "architecture", "weights_sha256")
 MAX_WEIGHTS_BYTES = 512 * 2**20
+SHIPPED = "shipped:"
 
 
 class CheckpointError(ValueError):
@@ -99,9 +104,48 @@ def save_policy(path: str | Path, weights: dict[str, np.ndarray], meta: dict) ->
     return path
 
 
+def shipped_root() -> Path | None:
+    """The folder of the shipped checkpoints inside the installed package (None when the
+    package was installed without them)."""
+    from importlib import resources
+
+    try:
+        root = Path(str(resources.files("catzoo.checkpoints")))
+    except ModuleNotFoundError:
+        return None
+    return root if root.is_dir() else None
+
+
+def shipped_games() -> list[str]:
+    """The games with a policy shipped in the package (``shipped:GAME`` loads it)."""
+    root = shipped_root()
+    if root is None:
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / META).is_file())
+
+
+def resolve(spec: str | Path) -> Path:
+    """The checkpoint directory a spec names: ``shipped:GAME`` (the policy shipped with
+    CatZoo for GAME, from any working directory) or a path."""
+    text = str(spec)
+    if not text.startswith(SHIPPED):
+        return Path(spec)
+    from catzoo.games.suggest import did_you_mean
+
+    game = text[len(SHIPPED):].strip().replace("-", "_")
+    games = shipped_games()
+    root = shipped_root()
+    if game not in games or root is None:
+        raise CheckpointError(
+            f"no shipped policy {game!r}{did_you_mean(game, games)}; CatZoo ships "
+            + (", ".join(SHIPPED + g for g in games) if games else "none in this installation"))
+    return root / game
+
+
 def read_meta(path: str | Path) -> dict:
-    """The checked JSON metadata of the checkpoint at ``path`` (a directory)."""
-    path = Path(path)
+    """The checked JSON metadata of the checkpoint at ``path`` (a directory, or a
+    ``shipped:GAME`` spec)."""
+    path = resolve(path)
     if path.is_file() and path.name in (META, WEIGHTS):
         path = path.parent
     if not path.exists():
@@ -130,11 +174,21 @@ def read_meta(path: str | Path) -> dict:
     return meta
 
 
-def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
+def check_fits(meta: dict, game: str | None = None, num_players: int | None = None,
+               env_options: dict | None = None, where: str = "checkpoint") -> None:
+    """Whether a checkpoint (its ``policy.json``) may play ``game`` with ``num_players``
+    under ``env_options`` (the table's options; None: not checked): the one place that
+    decides it, for ``load_policy`` and so for the arena, play, serve and the oracle.
+
+    The game, player count, env version and observation and action sizes must be the
+    checkpoint's, and every option that changes the game too: only the options that
+    change what an observation holds (``observation_options``, the ledges aiming
+    features) may differ, since the policy re-encodes those itself. Raises
+    ``CheckpointError`` naming what differs.
+    """
     from catzoo.games.base import OptionsError, options_from_json
     from catzoo.games.registry import GAMES
 
-    where = f"checkpoint {str(path)!r}"
     if meta["game"] not in GAMES:
         raise CheckpointError(f"{where} is for game {meta['game']!r}, which is not installed "
                               f"(installed: {', '.join(GAMES)})")
@@ -163,11 +217,14 @@ def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
                 {**dict(env_options), "num_players": num_players or meta["num_players"]}))
         except OptionsError as err:
             raise CheckpointError(f"{where}: {err}") from None
-        diff = sorted(k for k in mine if mine[k] != theirs.get(k))
+        diff = sorted(k for k in mine if mine[k] != theirs.get(k)
+                      and k not in state_cls.observation_options)
         if diff:
             raise CheckpointError(
                 f"{where} was trained with env options that differ: "
-                + ", ".join(f"{k}={mine[k]!r} (checkpoint) vs {theirs.get(k)!r}" for k in diff))
+                + ", ".join(f"{k}={mine[k]!r} (checkpoint) vs {theirs.get(k)!r} (table)"
+                            for k in diff)
+                + "; play it under the options it was trained with (its policy.json)")
     if probe.observation_size != meta["observation_size"]:
         raise CheckpointError(
             f"{where} expects observations of size {meta['observation_size']}; the installed "
@@ -181,7 +238,8 @@ def _check_env(path: Path, meta: dict, game, num_players, env_options) -> None:
 def load_policy(path: str | Path, *, game: str | None = None, num_players: int | None = None,
                 env_options: dict | None = None, deterministic: bool = True,
                 seed: int | None = None) -> MLPPolicy:
-    """Load a policy checkpoint as a ``Policy`` usable in training, the arena and play.
+    """Load a policy checkpoint as a ``Policy`` usable in training, the arena and play:
+    ``path`` is its directory or ``shipped:GAME`` (the policy shipped with CatZoo).
 
     ``game``, ``num_players`` and ``env_options``, when given, must match the ones the
     checkpoint was trained with. The installed env must have the checkpoint's env version
@@ -190,12 +248,13 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
-    path = Path(path)
+    spec, path = path, resolve(path)
     meta = read_meta(path)
     if path.is_file():
         path = path.parent
-    where = f"checkpoint {str(path)!r}"
-    _check_env(path, meta, game, num_players, env_options)
+    shipped = str(spec).startswith(SHIPPED)
+    where = f"checkpoint {str(spec) if shipped else str(path)!r}"
+    check_fits(meta, game, num_players, env_options, where)
     arch = meta["architecture"]
     if (not isinstance(arch, dict) or arch.get("type") != "mlp"
             or arch.get("activation") not in ACTIVATIONS
@@ -225,5 +284,6 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
                 f"expected {shape} float32 (architecture {arch})")
         if not np.all(np.isfinite(weights[k])):
             raise CheckpointError(f"{where}: tensor {k} holds NaN or infinite values")
+    name = str(spec) if shipped else f"checkpoint:{path.name}"
     return MLPPolicy(weights, arch["hidden"], arch["activation"], deterministic=deterministic,
-                     seed=seed, name=f"checkpoint:{path.name}", meta=meta)
+                     seed=seed, name=name, meta=meta)

@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from catzoo.games.suggest import did_you_mean
+
 
 class ConfigError(ValueError):
     """A configuration file or override that cannot be used, with the reason."""
@@ -86,7 +88,7 @@ def _merge(base: dict, update: dict, where: str) -> dict:
         name = f"{where}.{key}" if where else str(key)
         if key not in base:
             raise ConfigError(
-                f"unknown config key {name!r}; known keys"
+                f"unknown config key {name!r}{did_you_mean(str(key), base)}; known keys"
                 f"{' under ' + where if where else ''}: {', '.join(base)}"
             )
         default = base[key]
@@ -163,7 +165,8 @@ def load(path: str | Path, overrides=()) -> dict:
 def _proportions(name: str, mapping: dict, keys: tuple[str, ...]) -> None:
     unknown = sorted(set(mapping) - set(keys))
     if unknown:
-        raise ConfigError(f"{name}: unknown key(s) {', '.join(unknown)}; use {', '.join(keys)}")
+        raise ConfigError(f"{name}: unknown key(s) {', '.join(unknown)}"
+                          f"{did_you_mean(unknown[0], keys)}; use {', '.join(keys)}")
     for k, v in mapping.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
             raise ConfigError(f"{name}.{k} must be a non-negative number, got {v!r}")
@@ -218,6 +221,13 @@ def validate(config: dict) -> dict:
     if net["activation"] not in ACTIVATIONS:
         raise ConfigError(f"network.activation={net['activation']!r}; use {', '.join(ACTIVATIONS)}")
     league = config["league"]
+    if info.heuristic is None and league["mix"].get("heuristic", 0) > 0:
+        # A game without a heuristic (its record names none) trains against random and
+        # the league: the heuristic's share of the opponents goes to them.
+        league["mix"]["heuristic"] = 0
+        if sum(v for v in league["mix"].values() if isinstance(v, (int, float))) <= 0:
+            raise ConfigError(f"league.mix: {info.name} has no heuristic bot; give the "
+                              "league or random a share of the opponents")
     _proportions("league.mix", league["mix"], MIX_KEYS)
     _proportions("league.scheme", league["scheme"], SCHEME_KEYS)
     for key in ("snapshot_interval", "max_snapshots", "partner_refresh_interval"):
@@ -231,6 +241,8 @@ def validate(config: dict) -> dict:
     for opp in config["eval"]["opponents"]:
         if opp not in ("random", "heuristic"):
             raise ConfigError(f"eval.opponents: {opp!r}; use random and/or heuristic")
+    if info.heuristic is None:  # nothing to evaluate against but random
+        config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
     imitation = config["imitation"]
     if imitation["games"] < 0:
         raise ConfigError(f"imitation.games must be non-negative, got {imitation['games']}")

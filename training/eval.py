@@ -16,21 +16,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from catzoo.arena.stats import Z95, wilson
 from catzoo.policies.base import Policy
 from catzoo.policies.match import play_match
 from catzoo.policies.registry import make_policy
-
-Z95 = 1.959964
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return (centre - half, centre + half)
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -72,7 +61,7 @@ def evaluate(make_learner: Callable[[int], Policy], game: str, num_players: int,
         returns.append(result.returns[seat])
         wins += seat in result.winners
     m, lo, hi = mean_ci(returns)
-    wlo, whi = wilson(wins, games)
+    wlo, whi = wilson(wins / games, games)
     return {"opponent": opponent, "games": games, "mean_standing": m,
             "mean_standing_ci95": [lo, hi], "win_rate": wins / games,
             "win_rate_ci95": [wlo, whi]}

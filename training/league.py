@@ -87,6 +87,7 @@ class LeagueSeats:
 
     def __init__(self, directory: str | Path, game: str, num_players: int, env_options: dict,
                  teams: list[list[int]], league_config: dict, seed: int):
+        from catzoo.games.registry import get_game
         from catzoo.policies.registry import make_policy
 
         self.dir = Path(directory)
@@ -104,8 +105,11 @@ class LeagueSeats:
         self.scheme_p = np.array([scheme[k] for k in self.scheme_names], dtype=float)
         self.scheme_p /= self.scheme_p.sum()
         self.power = float(league_config["weighted_power"])
+        # a game without a heuristic: random stands in for it (config.validate gives the
+        # heuristic no share of the opponents then; here it stands in for a partner)
+        kinds = ("random", "heuristic") if get_game(game).heuristic else ("random",)
         self.bots = {(kind, s): make_policy(kind, game, num_players, seed=seed * 100 + s)
-                     for kind in ("random", "heuristic") for s in range(num_players)}
+                     for kind in kinds for s in range(num_players)}
         self.cache: dict[str, object] = {}
         self.mtime: int | None = None
         self.data: dict = {"snapshots": [], "partner": None, "stats": {}}
@@ -161,8 +165,8 @@ class LeagueSeats:
                 seats.append((None, None))
             elif s in team:
                 partner = self.data.get("partner")
-                seats.append((self._policy(partner), None) if partner
-                             else (self.bots[("heuristic", s)], None))
+                fallback = self.bots.get(("heuristic", s)) or self.bots[("random", s)]
+                seats.append((self._policy(partner), None) if partner else (fallback, None))
             else:
                 kind = self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_p))]
                 if kind == "league":

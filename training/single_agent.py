@@ -19,11 +19,13 @@ An illegal learner action (only an unmasked algorithm or a checker sends one) ei
 raises ``IllegalActionError`` (``illegal_action="raise"``) or, by default, ends the
 episode with ``illegal_reward`` and ``info["illegal_action"]`` (PettingZoo's classic
 convention), so that plain Gymnasium tools such as SB3's ``check_env`` can drive it.
+
+Episode statistics (``info["episode"]``: return, length, time) are SB3's ``Monitor`` /
+``VecMonitor``'s job; the trainer wraps its vector env in ``VecMonitor``.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 
 import gymnasium as gym
@@ -76,9 +78,6 @@ class SingleAgentEnv(gym.Env):
         self.seat = 0
         self._mask = np.zeros(self.raw.num_actions, dtype=np.bool_)
         self._seats: list = []
-        self._return = 0.0
-        self._length = 0
-        self._t0 = time.time()
 
     # --- helpers --------------------------------------------------------------------------
     def _play_others(self) -> float:
@@ -115,8 +114,7 @@ class SingleAgentEnv(gym.Env):
             for s, (policy, _) in enumerate(self._seats):
                 if s != self.seat:
                     policy.reset(int(rng.integers(2**62)))
-            self._return = self._play_others()
-            self._length = 0
+            self._play_others()
             self._over = self.raw.game.is_terminal()
             if not self._over:
                 return self._observe(), {"seat": self.seat}
@@ -140,15 +138,11 @@ class SingleAgentEnv(gym.Env):
         me = raw.possible_agents[self.seat]
         raw.step(action)
         reward = raw.rewards[me] + self._play_others()
-        self._return += reward
-        self._length += 1
         terminated = self._over = game.is_terminal()
         info: dict = {}
         if terminated:
             self._mask = np.zeros_like(self._mask)
             obs = game.observation(self.seat)
-            info["episode"] = {"r": self._return, "l": self._length,
-                               "t": round(time.time() - self._t0, 6)}
             info["learner_return"] = float(game.returns()[self.seat])
             info["opponents"] = [tag for s, (_, tag) in enumerate(self._seats)
                                  if s != self.seat and tag is not None]

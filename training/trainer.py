@@ -53,12 +53,13 @@ def _env_factory(config: dict, league_dir: Path, rank: int, seed: int):
 
 
 def make_vec_env(config: dict, league_dir: Path, seed: int):
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    """The learner's vector env; SB3's ``VecMonitor`` records each episode's return and
+    length (``info["episode"]``, the rollout statistics SB3 logs)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     fns = [_env_factory(config, league_dir, i, seed) for i in range(config["vec_env"]["n_envs"])]
-    if config["vec_env"]["kind"] == "subproc":
-        return SubprocVecEnv(fns)
-    return DummyVecEnv(fns)
+    kind = SubprocVecEnv if config["vec_env"]["kind"] == "subproc" else DummyVecEnv
+    return VecMonitor(kind(fns))
 
 
 def policy_meta(config: dict, obs_size: int, num_actions: int, steps: int, seeds: dict,
@@ -218,6 +219,38 @@ class Run:
         return MLPPolicy(export_actor(model.policy), list(arch["hidden"]), arch["activation"],
                          name="learner")
 
+    def finished(self, ckpt: Path, step: int, log) -> Path:
+        """A run already at its step target: nothing is trained, evaluated or logged
+        again (no new session); the final policy is written if a kill left it missing."""
+        path = self.dir / "policy"
+        if not (path / "policy.json").is_file():
+            tmp = self.dir / f".policy-{os.getpid()}"
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.copytree(ckpt / "policy", tmp)
+            shutil.rmtree(path, ignore_errors=True)
+            os.rename(tmp, path)
+        log(f"{self.dir} is already finished: step {step} of total_steps "
+            f"{self.config['total_steps']}; nothing to do (to train on, resume with a "
+            f"higher target: --steps N). The policy is {path}")
+        return path
+
+    def trim_eval_log(self, step: int) -> None:
+        """Resuming from the checkpoint at ``step``: the evaluations a killed session made
+        after it are of a policy that is lost, and the resumed session evaluates those
+        steps again, so their rows go (one row per step and opponent stays)."""
+        path = self.logs / "eval.csv"
+        if not path.exists():
+            return
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        kept = rows[:1] + [r for r in rows[1:] if r and int(r[0]) <= step]
+        if len(kept) != len(rows):
+            import io
+
+            out = io.StringIO()
+            csv.writer(out).writerows(kept)
+            atomic_write_text(path, out.getvalue())
+
     # --- training ---------------------------------------------------------------------------
     def train(self, progress: bool = True, log=print) -> Path:
         import torch
@@ -227,6 +260,11 @@ class Run:
         cfg = self.config
         torch.set_num_threads(cfg["torch_threads"])
         ckpt = self.latest_checkpoint()
+        if ckpt is not None:
+            done = json.loads((ckpt / "state.json").read_text())["num_timesteps"]
+            if done >= cfg["total_steps"]:
+                return self.finished(ckpt, done, log)
+            self.trim_eval_log(done)
         session = len(self.seeds["sessions"])
         # Each session draws new games: a resumed run does not replay the games it saw.
         seed = cfg["seed"] + 7919 * session
@@ -267,7 +305,9 @@ class Run:
             if remaining > 0:
                 model.learn(total_timesteps=remaining, callback=callback,
                             reset_num_timesteps=False)
-            evals = callback.evaluate(model)
+            evals = callback.last_eval
+            if evals.get("step") != int(model.num_timesteps):
+                evals = callback.evaluate(model)
             self.save_checkpoint(model, evals)
             path = self.export(model, self.dir / "policy", evals)
         finally:
@@ -374,13 +414,18 @@ class TrainingCallback(BaseCallback):
         if n >= self.next_partner:
             self.refresh_partner(model)
             self.next_partner = self._next(self.cfg["league"]["partner_refresh_interval"])
-        if n >= self.next_eval:
-            self.evaluate(model)
-            self.next_eval = self._next(self.cfg["eval"]["interval"])
         if n >= self.next_ckpt:
             self.run.save_checkpoint(model, self.last_eval)
             self.next_ckpt = self._next(self.cfg["checkpoint_interval"])
         return True
+
+    def _on_rollout_start(self) -> None:
+        # Evaluated between rollouts: the weights then are exactly those trained on
+        # ``num_timesteps`` steps, the step an evaluation is labelled with (mid-rollout,
+        # the last update is still to come and two evaluations could share a label).
+        if self.num_timesteps >= self.next_eval:
+            self.evaluate(self.model)
+            self.next_eval = self._next(self.cfg["eval"]["interval"])
 
     def _on_rollout_end(self) -> None:
         if self.league_dirty:

@@ -9,33 +9,42 @@ API (JSON):
   until more than N moves were played;
 * ``POST /api/seat/{token}/move``       ``{action, turn}``: play a legal move; the answer is
   the new view;
-* ``GET  /api/seat/{token}/replay``     the replay file, once the game is over.
+* ``GET  /api/seat/{token}/replay``     the replay file, once the game is over;
+* ``GET  /api/seat/{token}/replay/{n}``  that seat's view after n moves, once the game is
+  over (the page steps through the game with it, backwards and forwards);
+* ``GET  /rules/{game}``                 the game's rules page (docs/rules/GAME.md).
 
 Every error is ``{"error": message}`` with a 4xx status, and leaves the game as it was.
 """
 
 from __future__ import annotations
 
+import asyncio
+import html
 import re
+from collections import OrderedDict
 from contextlib import asynccontextmanager
+from html import escape
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from catzoo.games.base import OptionsError
 from catzoo.games.registry import GAMES
+from catzoo.play.replay import seat_views
 from catzoo.play.table import SeatError, Table
-from catzoo.web.catalogue import HUMAN, Catalogue
+from catzoo.web.catalogue import CHECKPOINT_PREFIX, HUMAN, Catalogue
 from catzoo.web.guard import BodyLimit, SecurityHeaders
 from catzoo.web.rooms import Room, RoomError, RoomStore
 
 STATIC = Path(__file__).parent / "static"
+RENDERERS = "<!-- renderers: one script a game, from its record (GameInfo.renderer); catzoo.web.app -->"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -99,13 +108,27 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
                             headers=NO_STORE)
 
     # --- pages ------------------------------------------------------------------------------
+    page = index_page()
+
     @app.get("/", include_in_schema=False)
     async def index():
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page)
 
     @app.get("/play", include_in_schema=False)
     async def play_page():
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page)
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(game: str):
+        from catzoo.play.rules import NoRulesError, rules_page
+
+        if game not in GAMES:
+            raise RoomError(404, f"no rules page for {game!r}")
+        try:
+            text = rules_page(game)
+        except NoRulesError as err:
+            raise RoomError(404, str(err)) from None
+        return Response(rules_html(GAMES[game].title, text), media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -132,9 +155,14 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         if HUMAN not in seats:
             raise RoomError(400, "at least one seat must be human")
         options = {k: _option_value(v) for k, v in body.options.items()}
-        names = [("human" if s == HUMAN else choice) for s, choice in zip(seats, body.seats)]
+        names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
+        # the full spec for the legend: a bot's with its options, a checkpoint's menu name
+        legends = [choice.removeprefix(CHECKPOINT_PREFIX)
+                   if choice.startswith(CHECKPOINT_PREFIX) else s
+                   for s, choice in zip(seats, body.seats)]
         try:
-            table = Table(body.game, seats, seed=body.seed, options=options, names=names)
+            table = Table(body.game, seats, seed=body.seed, options=options, names=names,
+                          legends=legends)
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
         room = Room(table, app.state.bot_delay)
@@ -169,8 +197,71 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
                         headers={**NO_STORE,
                                  "Content-Disposition": f'attachment; filename="{name}"'})
 
+    replays: OrderedDict[str, list[dict]] = OrderedDict()  # room id -> views, a few kept
+
+    @app.get("/api/seat/{token}/replay/{at}")
+    async def replay_step(token: str, at: int):
+        room, seat = find(token)
+        table = room.table
+        if not table.over:
+            raise RoomError(409, "the replay is available once the game is over")
+        total = len(table.events)
+        if not 0 <= at <= total:
+            raise RoomError(400, f"the game has moves 0 to {total}, not {at}")
+        key = f"{room.id}:{seat}"
+        if key not in replays:
+            log = table.state.action_log()
+            names = [s.name for s in table.seats]
+            specs = [s.spec for s in table.seats]
+            views = await asyncio.to_thread(seat_views, log, specs, names, seat)
+            for view in views:  # the legend the players saw, never a server path
+                for s in table.seats:
+                    view["seats"][s.index]["spec"] = s.legend
+            replays[key] = views
+            while len(replays) > REPLAYS_KEPT:
+                replays.popitem(last=False)
+        replays.move_to_end(key)
+        return JSONResponse({**replays[key][at], "replay": {"at": at, "total": total}},
+                            headers=NO_STORE)
+
     app.state.bot_delay = bot_delay
     return app
+
+
+def index_page() -> str:
+    """The page, with a script tag for each installed game's renderer (its record's)."""
+    tags = "\n".join(f'<script src="/static/{html.escape(info.renderer)}"></script>'
+                     for info in GAMES.values() if info.renderer)
+    text = (STATIC / "index.html").read_text()
+    if RENDERERS not in text:
+        raise RuntimeError(f"{STATIC / 'index.html'} has lost its renderers marker {RENDERERS!r}")
+    return text.replace(RENDERERS, tags)
+
+
+REPLAYS_KEPT = 8  # games whose step-by-step views are kept (a view per move each)
+
+
+def rules_html(title: str, markdown: str) -> str:
+    """A rules page as HTML; the Markdown is CatZoo's own, rendered with raw HTML off."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}: rules</title>"
+            "<link rel=\"stylesheet\" href=\"/static/style.css\">"
+            "<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\"></head>"
+            "<body class=\"rules\"><header><a href=\"/\" class=\"brand\">CatZoo</a>"
+            f"<span>{escape(title)}: the rules</span></header><main>{body}</main></body></html>")
+
+
+def seat_name(seat: str, choice: str) -> str:
+    """A seat's short name, from the menu choice (never the server's path): "lunar
+    policy" for ``checkpoint:shipped:lunar``, "ismcts" for the search bot."""
+    from catzoo.policies.registry import short_name
+
+    if seat == HUMAN:
+        return "human"
+    return short_name(choice.removeprefix(CHECKPOINT_PREFIX))
 
 
 def _option_value(value):

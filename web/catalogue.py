@@ -1,8 +1,9 @@
 """What a web player may choose: games, player counts, bots and the server's checkpoints.
 
 Seats are chosen from this menu only. A browser never names a file: checkpoints are the
-ones found under the directories the server was started with, offered by name, so no
-request can make the server load an arbitrary path.
+policies shipped with CatZoo (``shipped:GAME``) and the ones found under the directories
+the server was started with, offered by name, so no request can make the server load an
+arbitrary path.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from catzoo.games.registry import GAMES
+from catzoo.games.suggest import did_you_mean
 
 log = logging.getLogger("catzoo.web")
 
@@ -33,9 +35,11 @@ class Checkpoint:
 class Catalogue:
     checkpoint_dirs: list[str] = field(default_factory=list)
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+    shipped: bool = True  # offer the policies shipped with CatZoo too
 
     def __post_init__(self):
-        self.checkpoints = find_checkpoints(self.checkpoint_dirs)
+        self.checkpoints = {**(find_shipped() if self.shipped else {}),
+                            **find_checkpoints(self.checkpoint_dirs)}
 
     def bots(self, game: str) -> list[str]:
         from catzoo.policies.registry import HEURISTICS
@@ -68,8 +72,30 @@ class Catalogue:
             return c.path
         if seat in self.bots(game):
             return SEARCH_BOTS.get(seat, seat)
-        raise ValueError(f"unknown seat {seat!r} for {game}; choose human, "
+        raise ValueError(f"unknown seat {seat!r} for {game}"
+                         f"{did_you_mean(seat, [HUMAN, *self.bots(game)])}; choose human, "
                          + ", ".join(self.bots(game)) + " or a listed checkpoint")
+
+
+def find_shipped() -> dict[str, Checkpoint]:
+    """The policies shipped with CatZoo, offered as ``shipped:GAME``."""
+    try:
+        from catzoo.training.checkpoint import read_meta, shipped_games
+    except ImportError as err:
+        log.warning("shipped policies are not offered: catzoo.training is not available (%s)",
+                    err)
+        return {}
+    found = {}
+    for game in shipped_games():
+        spec = f"shipped:{game}"
+        try:
+            meta = read_meta(spec)
+        except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
+            log.warning("skipping %s: %s", spec, err)
+            continue
+        if meta.get("game") in GAMES:
+            found[spec] = Checkpoint(spec, spec, meta["game"], int(meta["num_players"]))
+    return found
 
 
 def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:

@@ -18,6 +18,7 @@ those 10 steps (20 ms) stays asleep until something touches it.
 from __future__ import annotations
 
 from collections import OrderedDict
+from contextlib import contextmanager
 
 import mujoco
 import numpy as np
@@ -119,6 +120,42 @@ class _ModelCache:
 
 MODELS = _ModelCache()
 
+# Frames of the simulations run inside ``recording()``, for the tables that show a bat as
+# it happens; None when nobody records (the rules never read them).
+FRAME_RATE = 30.0
+_RECORDER: list | None = None
+
+
+@contextmanager
+def recording():
+    """Record every simulation run in this block: yields a list that receives, per
+    simulation, ``{"kinds", "time", "frames"}``: the poses of every body (n x 7) at
+    ``FRAME_RATE`` frames a second from the start, the last frame at rest. Recording
+    reads the simulation between its steps and changes nothing in it."""
+    global _RECORDER
+    outer, _RECORDER = _RECORDER, []
+    try:
+        yield _RECORDER
+    finally:
+        _RECORDER = outer
+
+
+def _step(model, data, k: int, frames: list | None, done: int) -> None:
+    """``k`` steps from step ``done``; with ``frames``, a copy of the poses at each frame
+    time crossed (the same steps as one ``mj_step(nstep=k)``, so the same result)."""
+    if frames is None:
+        mujoco.mj_step(model, data, nstep=k)
+        return
+    per_frame = 1.0 / (FRAME_RATE * TIMESTEP)
+    while k > 0:
+        next_frame = int(np.ceil((len(frames)) * per_frame - 1e-9))
+        run = min(k, max(1, next_frame - done))
+        mujoco.mj_step(model, data, nstep=run)
+        done += run
+        k -= run
+        if done >= next_frame:
+            frames.append(data.qpos.copy())
+
 
 def simulate(
     kinds: tuple[str, ...],
@@ -186,13 +223,16 @@ def simulate(
         qpos_view = data.qpos.reshape(n, 7)
     else:
         loose = None
+    frames = None
+    if _RECORDER is not None:
+        frames = [start.reshape(-1).copy()]
     if not until_rest:
-        mujoco.mj_step(model, data, nstep=steps)
+        _step(model, data, steps, frames, 0)
         done = steps
     else:
         while done < steps:
             k = min(CHUNK, steps - done)
-            mujoco.mj_step(model, data, nstep=k)
+            _step(model, data, k, frames, done)
             done += k
             if data.ntree_awake == 0:
                 break
@@ -223,6 +263,10 @@ def simulate(
                 if moving.sum() == data.ntree_awake and down:
                     break
     out = data.qpos.reshape(n, 7).copy()
+    if frames is not None:
+        frames.append(out.reshape(-1).copy())
+        _RECORDER.append({"kinds": kinds, "time": done * TIMESTEP,
+                          "frames": np.array(frames).reshape(-1, n, 7)})
     if not np.isfinite(out).all():  # a diverged simulation leaves everything where it was
         return start.copy(), done * TIMESTEP, False
     out[:, 3:] /= np.linalg.norm(out[:, 3:], axis=1, keepdims=True)

@@ -8,9 +8,21 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from catzoo.games.cat_in_the_box.options import COLOURS
+from catzoo.games.base import TERMINAL
+from catzoo.games.cat_in_the_box.options import COLOURS, TWO_PLAYER_BONUS_MAX_TRICKS
+from catzoo.games.cat_in_the_box.scoring import largest_group
 from catzoo.games.cat_in_the_box.state import ASIDE_BASE, NUMBERS, PHASES, PLAY_BASE, PREDICT_BASE
-from catzoo.play.views.generic import PLAYER_STYLES, cards_line, scores_table, trick_line
+from catzoo.play.views import summary
+from catzoo.play.views.generic import (
+    PLAYER_STYLES,
+    cards_line,
+    round_sheet,
+    scores_table,
+    tie_break,
+    trick_line,
+)
+
+TIE_BREAK = "the higher score in the final round"  # [R] see CatInTheBoxState.standing_keys
 
 COLOUR_STYLES = {"blue": "blue", "yellow": "yellow", "green": "green", "red": "red"}
 
@@ -57,6 +69,52 @@ def board(state, seat: int) -> dict:
 
 def _card(p: int, colour: int, k: int) -> dict:
     return {"player": p, "colour": COLOURS[colour], "number": k + 1}
+
+
+def rounds(state, notes: dict) -> list[dict]:
+    """Each finished round: per player the tricks against the prediction, the bonus and
+    why (the largest group of its tokens), and who caused a paradox and what it cost."""
+    n, order = state.num_players, state.options.row_order
+    out = []
+    for r, rec in enumerate(state.round_records):
+        rows, lines = [], []
+        for p in range(n):
+            tricks, predicted, points = rec["tricks"][p], rec["predictions"][p], rec["scores"][p]
+            group = largest_group(rec["tokens"][p], order)
+            if p == rec["paradox_player"]:
+                why, bonus = "paradox: minus one per trick, no bonus", "-"
+            elif points > tricks:
+                bonus = f"+{points - tricks}"
+                why = (f"{TWO_PLAYER_BONUS_MAX_TRICKS} tricks or fewer" if n == 2
+                       else "prediction met") + f": largest group of {group} tokens"
+            else:
+                bonus = "0"
+                why = (f"more than {TWO_PLAYER_BONUS_MAX_TRICKS} tricks" if n == 2
+                       else f"predicted {predicted}, took {tricks}")
+            rows.append(([p], [tricks, "-" if predicted < 0 else predicted, group, bonus,
+                               points, why]))
+        if rec["paradox_player"] != TERMINAL:
+            p = rec["paradox_player"]
+            tricks = rec["tricks"][p]
+            lines.append(f"P{p} caused a paradox after {rec['tricks_played']} trick(s), which "
+                         f"ended the round. It cost P{p} its bonus, and its {tricks} trick(s) "
+                         f"count minus one point each: {rec['scores'][p]} instead of +{tricks}.")
+        out.append(summary(f"Round {r + 1} of {state.options.num_rounds}: result",
+                           ["player", "tricks", "predicted", "largest group", "bonus",
+                            "points", "why"], rows, lines, round=r + 1))
+    return out
+
+
+def sheet(state, notes: dict) -> dict:
+    n = state.num_players
+    return round_sheet(state.round_scores, [[p] for p in range(n)], state.total_scores)
+
+
+def ending(state) -> dict:
+    rounds_ = state.options.num_rounds
+    reason = "the one round was played" if rounds_ == 1 else f"all {rounds_} rounds were played"
+    return {"reason": reason,
+            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], TIE_BREAK)}
 
 
 def describe(state, actor: int, action: int, viewer: int) -> str:

@@ -3,12 +3,57 @@ the partner's kept card only once both picks are revealed."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from rich.console import Group
 from rich.text import Text
 
 from catzoo.games.cat_tree.options import LETTERS, TYPE_NAMES
 from catzoo.games.cat_tree.state import KEEP, ORDER_BASE, PHASES, PLACE_BASE
+from catzoo.play.views import summary
 from catzoo.play.views.generic import scores_table, who
+
+
+# --- turns: the shared score after each, noted as the game goes ----------------------------
+@contextmanager
+def watch(state, action: int, notes: dict):
+    turn = state.turn
+    yield
+    if state.turn != turn or state.is_terminal():
+        totals = notes.setdefault("cat_tree_totals", [])
+        if len(totals) <= turn:
+            totals.append(state.total)
+
+
+def rounds(state, notes: dict) -> list[dict]:
+    """Each finished turn: what each player placed where, and the points it brought."""
+    totals = notes.get("cat_tree_totals", [])
+    w = state.options.width
+    out = []
+    for t, total in enumerate(totals):
+        gained = total - (totals[t - 1] if t else 0)
+        rows = []
+        for turn, p, kind, cell in state.placements:
+            if turn == t:
+                where = "dismissed" if cell < 0 else f"row {cell // w}, column {cell % w}"
+                rows.append(([p], [TYPE_NAMES[kind], where]))
+        out.append(summary(f"Turn {t + 1} of {state.options.turns}: {gained:+d} points, "
+                           f"shared score {total}", ["player", "placed", "where"], rows,
+                           round=t + 1))
+    return out
+
+
+def sheet(state, notes: dict) -> dict:
+    totals = notes.get("cat_tree_totals", [])
+    gains = [total - (totals[t - 1] if t else 0) for t, total in enumerate(totals)]
+    return {"title": "score sheet (the score is shared)",
+            "head": [f"T{t + 1}" for t in range(len(gains))] + ["total"],
+            "rows": [{"who": [0, 1], "cells": [f"{g:+d}" for g in gains] + [str(state.total)]}]}
+
+
+def ending(state) -> dict:
+    return {"reason": f"all {state.options.turns} turns were played (the score is shared: "
+                      "both players win together)", "tie_break": None}
 
 
 def board(state, seat: int) -> dict:

@@ -8,9 +8,19 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from catzoo.games.catsle_builders.options import SUIT_LETTERS, SUITS, VALUES
-from catzoo.games.catsle_builders.scoring import column_score
+from catzoo.games.catsle_builders.scoring import board_score, column_score
 from catzoo.games.catsle_builders.state import COLUMN_BASE, PHASES, TAKE_BASE, cards_of
-from catzoo.play.views.generic import cards_line, scores_table, trick_line, who
+from catzoo.play.views import summary
+from catzoo.play.views.generic import (
+    cards_line,
+    round_sheet,
+    scores_table,
+    tie_break,
+    trick_line,
+    who,
+)
+
+TIE_BREAK = "the most perfect columns in the last round"  # [S] see standing_keys
 
 
 def card(c: int) -> dict:
@@ -50,6 +60,46 @@ def board(state, seat: int) -> dict:
                     for k, limit in enumerate(limits)] for p in range(n)],
         "round_scores": [list(s) for s in state.round_scores],
     }
+
+
+def rounds(state, notes: dict) -> list[dict]:
+    """Each finished round: per player every column against its limit (and its sideways
+    cards), the perfect columns and their bonus, the round's points."""
+    o, n = state.options, state.num_players
+    limits = list(o.limits)
+    out = []
+    for r, boards in enumerate(state.round_boards):
+        rows = []
+        for p in range(n):
+            counts = [len(cards) for cards in boards[p]]
+            cells = []
+            for count, limit in zip(counts, limits):
+                side = max(0, count - limit)
+                cells.append(f"{count}/{limit}" + (f" ({side} sideways)" if side else "")
+                             + f" -> {column_score(count, limit):+d}")
+            _, perfect = board_score(counts, limits, o.perfect_bonus)
+            cells += [perfect, f"{o.perfect_bonus[perfect]:+d}", state.round_scores[r][p]]
+            rows.append(([p], cells))
+        bonus = ", ".join(f"{k}: {b:+d}" for k, b in enumerate(o.perfect_bonus))
+        notes_ = [("Within its limit a column scores its card count; above it, minus one "
+                   "per sideways card; perfect columns (exactly at a limit above 0) earn a "
+                   f"bonus by their number ({bonus}); a negative round scores 0.")]
+        out.append(summary(f"Round {r + 1} of {o.num_rounds}: result",
+                           ["player", *[f"col {k} (limit {lim})" for k, lim in enumerate(limits)],
+                            "perfect", "bonus", "points"], rows, notes_, round=r + 1))
+    return out
+
+
+def sheet(state, notes: dict) -> dict:
+    n = state.num_players
+    return round_sheet(state.round_scores, [[p] for p in range(n)], state.total_scores)
+
+
+def ending(state) -> dict:
+    rounds_ = state.options.num_rounds
+    reason = "the one round was played" if rounds_ == 1 else f"all {rounds_} rounds were played"
+    return {"reason": reason,
+            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], TIE_BREAK)}
 
 
 def describe(state, actor: int, action: int, viewer: int) -> str:

@@ -10,7 +10,10 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
-PLAYER_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan")
+# Players' colours, none of them a suit's (Cat in the Box's rows are blue, yellow, green
+# and red; the browser's palette in web/static/draw.js follows the same rule).
+PLAYER_STYLES = ("bold magenta", "bold cyan", "bold dark_orange", "bold purple",
+                 "bold grey50")
 
 
 def board(state, seat: int) -> dict:
@@ -35,6 +38,109 @@ def who(view: dict, p: int | None) -> Text:
         return Text("-")
     name = "you" if p == view["seat"] else view["seats"][p]["name"]
     return Text(f"P{p} {name}", style=PLAYER_STYLES[p % len(PLAYER_STYLES)])
+
+
+def team_label(members) -> str:
+    """A team as every table names it: "team P0+P2"."""
+    return "team " + "+".join(f"P{p}" for p in members)
+
+
+def players_text(view: dict, players) -> Text:
+    """A row's players: one seat (in its colour), or a team."""
+    players = list(players)
+    if len(players) == 1:
+        return who(view, players[0])
+    out = Text("team ")
+    for i, p in enumerate(players):
+        if i:
+            out += Text("+")
+        out += Text(f"P{p}", style=PLAYER_STYLES[p % len(PLAYER_STYLES)])
+    return out
+
+
+def summary_table(view: dict, summary: dict) -> Group:
+    """A round summary (``views.summary``) as a table and its notes."""
+    t = RichTable(title=summary["title"], title_justify="left", show_edge=False,
+                  title_style="bold")
+    for i, name in enumerate(summary["head"]):
+        cells = [row["cells"][i - 1] for row in summary["rows"]] if i else []
+        numeric = i and all(_is_number(c) for c in cells)
+        t.add_column(name, justify="right" if numeric else "left")
+    for row in summary["rows"]:
+        t.add_row(players_text(view, row["who"]), *row["cells"])
+    return Group(t, *[Text("  " + note) for note in summary["notes"]])
+
+
+def sheet_table(view: dict, sheet: dict) -> RichTable:
+    """The score sheet: a row per seat or team, a column per round, the total last."""
+    t = RichTable(title=sheet.get("title", "score sheet"), title_justify="left",
+                  show_edge=False)
+    t.add_column("")
+    for name in sheet["head"]:
+        t.add_column(name, justify="right")
+    for row in sheet["rows"]:
+        t.add_row(players_text(view, row["who"]), *row["cells"])
+    return t
+
+
+def legend(view: dict) -> Text:
+    """The seats with the full spec behind each short name."""
+    out = Text("seats: ")
+    for i, s in enumerate(view["seats"]):
+        if i:
+            out += Text(", ")
+        out += who(view, s["seat"])
+        if s.get("spec") and s["spec"] not in (s["name"], "human"):
+            out += Text(f" ({s['spec']})", style="dim")
+    return out
+
+
+def round_sheet(rounds: list, sides: list[list[int]], totals: list, title: str = "score sheet"):
+    """A score sheet from each round's points per side (``rounds[r][k]``: side k)."""
+    head = [f"R{r + 1}" for r in range(len(rounds))] + ["total"]
+    rows = [{"who": list(side), "cells": [_num(points[k]) for points in rounds] + [_num(totals[k])]}
+            for k, side in enumerate(sides)]
+    return {"title": title, "head": head, "rows": rows}
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(str(text).replace("+", "", 1))
+    except ValueError:
+        return text in ("-", "?")
+    return True
+
+
+def _num(v) -> str:
+    v = float(v)
+    return str(int(v)) if v.is_integer() else f"{v:g}"
+
+
+def tie_break(state, sides: list[list[int]], meaning: str) -> str | None:
+    """The tie-break's story at the end, from ``standing_keys()`` (score first, then the
+    tie-breaks): None when the top score is not shared; ``meaning`` says what the second
+    key is ("the higher score in the final round")."""
+    keys = state.standing_keys()
+    scores = state.scores()
+    best = max(scores)
+    top = [side for side in sides if scores[side[0]] == best]
+    if len(top) < 2:
+        return None
+    names = " and ".join(_side_name(side) for side in top)
+    if len(keys[0]) < 2:
+        return f"{names} are tied on {_num(best)} points: a shared win."
+    winners = set(state.winners())
+    won = [side for side in top if side[0] in winners]
+    values = ", ".join(f"{_side_name(side)} {_num(keys[side[0]][1])}" for side in top)
+    if len(won) == len(top):
+        return (f"{names} are tied on {_num(best)} points and on the tie-break ({meaning}: "
+                f"{values}): a shared win.")
+    return (f"{names} are tied on {_num(best)} points; the tie-break, {meaning}, goes to "
+            f"{' and '.join(_side_name(side) for side in won)} ({values}).")
+
+
+def _side_name(side) -> str:
+    return f"P{side[0]}" if len(side) == 1 else team_label(side)
 
 
 def scores_table(view: dict, extra: dict[str, list] | None = None) -> RichTable:

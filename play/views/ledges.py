@@ -4,12 +4,15 @@ page turns into SVG, plus the anchors a new piece may be built on."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from catzoo.games.ledges import geometry as G
+from catzoo.games.ledges import physics as P
 from catzoo.games.ledges.state import (
     BAT_BASE,
     CAT0,
@@ -18,10 +21,14 @@ from catzoo.games.ledges.state import (
     PHASES,
     PILLAR0,
     STOP,
+    TOWER,
     TOY0,
     TOY_BASE,
 )
-from catzoo.play.views.generic import scores_table
+from catzoo.play.views import summary
+from catzoo.play.views.generic import round_sheet, scores_table, tie_break
+
+MOVED = 0.0005  # a piece that moved less than half a millimetre during a bat is not animated
 
 SQUARE = np.array([(1, 1), (1, -1), (-1, -1), (-1, 1)], dtype=float)
 
@@ -111,6 +118,117 @@ def board(state, seat: int) -> dict:
         "anchors": _anchors(state),
         "last_turn": dict(state.last_turn) if state.last_turn else None,
     }
+
+
+# --- what happens during a move: the bat's flight, each turn's points ----------------------
+@contextmanager
+def watch(state, action: int, notes: dict):
+    """Notes each turn's points, and for a bat the trajectory of everything it moved:
+    the physics records its simulation (``physics.recording``), at 30 frames a second."""
+    turns, player = state.turns_done, state.current_player
+    if not BAT_BASE <= action < STOP:
+        yield
+    else:
+        # The bodies of a simulation are the tower pieces on the table, then every cat
+        # and toy of the players (those off the table parked): LedgesState._simulate.
+        pieces = np.concatenate([TOWER[state.onboard[TOWER]], state._loose])
+        active = state.onboard[pieces].copy()
+        toy, start = state.active_toy, state.start_card
+        with P.recording() as runs:
+            yield
+        if runs:
+            notes["animation"] = _animation(pieces, active, runs[0], toy, start,
+                                            state.plat_level[start], player, notes["move"])
+    if state.turns_done > turns and state.last_turn:
+        notes.setdefault("ledges_turns", []).append(dict(state.last_turn))
+        if notes.get("animation", {}).get("event") == notes.get("move"):
+            notes["animation"]["result"] = dict(state.last_turn)
+
+
+def _animation(pieces, active, run: dict, toy: int, start: int, level: float, player: int,
+               event: int) -> dict:
+    """The bat as frames: each piece that moved, its outlines from above and from the
+    front at every frame; the still pieces once."""
+    frames = run["frames"]  # (frames, bodies, 7)
+    movers, still = [], []
+    for row, piece in enumerate(pieces):
+        if not active[row]:
+            continue
+        track = frames[:, row, :]
+        info = _piece_info(int(piece))
+        moved = np.abs(track[:, :3] - track[0, :3]).max() > MOVED
+        moved = moved or np.abs(track[:, 3:] - track[0, 3:]).max() > 1e-3
+        shots = track if moved else track[:1]
+        tops, sides = zip(*[_outlines(int(piece), pose) for pose in shots])
+        entry = {**info, "batted": int(piece) == toy,
+                 "top": [_rounded(t) for t in tops], "side": [_rounded(s) for s in sides]}
+        (movers if moved else still).append(entry)
+    return {"event": event, "player": player, "fps": P.FRAME_RATE, "frames": len(frames),
+            "seconds": round(run["time"], 3), "movers": movers, "still": still,
+            "from_level": level, "from_card": start}
+
+
+def _piece_info(piece: int) -> dict:
+    if piece < PILLAR0:
+        return {"kind": "platform", "card": piece, "icon": G.ICONS[G.platform_icon(piece)]}
+    if piece < CAT0:
+        return {"kind": "pillar"}
+    if piece < TOY0:
+        return {"kind": "cat", "owner": piece - CAT0}
+    return {"kind": "toy", "owner": (piece - TOY0) // 4, "icon": G.ICONS[(piece - TOY0) % 4]}
+
+
+def _outlines(piece: int, pose) -> tuple[list, list]:
+    if piece < PILLAR0:
+        return _platform_outlines(pose, piece)
+    if piece < CAT0:
+        size = G.pillar_size(piece - PILLAR0)
+        return _box_outlines(pose, (G.PILLAR_W / 2, G.PILLAR_W / 2, G.PILLAR_H[size] / 2))
+    return _box_outlines(pose, G.CAT_HALF if piece < TOY0 else G.TOY_HALF)
+
+
+def _rounded(outline: list) -> list:
+    return [[round(x, 1), round(y, 1)] for x, y in outline]
+
+
+def rounds(state, notes: dict) -> list[dict]:
+    """Each round (one turn of every player): what each scored, and why."""
+    n = state.num_players
+    turns = notes.get("ledges_turns", [])
+    out = []
+    for r in range(0, len(turns), n):
+        batch = turns[r : r + n]
+        if len(batch) < n and not state.is_terminal():
+            break
+        rows = [([t["player"]], [t["points"], t["reason"]]) for t in batch]
+        out.append(summary(f"Round {r // n + 1}: result", ["player", "points", "how"], rows,
+                           round=r // n + 1))
+    return out
+
+
+def sheet(state, notes: dict) -> dict:
+    n = state.num_players
+    turns = notes.get("ledges_turns", [])
+    per_round = []
+    for r in range(0, len(turns), n):
+        points = [0] * n
+        for t in turns[r : r + n]:
+            points[t["player"]] += t["points"]
+        per_round.append(points)
+    return round_sheet(per_round, [[p] for p in range(n)], state.scores())
+
+
+def ending(state) -> dict:
+    o = state.options
+    scores = state.scores()
+    reached = [p for p, s in enumerate(scores) if s >= o.winning_score]
+    if state.final_left == 0 and reached:
+        reason = (f"{' and '.join(f'P{p}' for p in reached)} reached {o.winning_score} points "
+                  "and every other player had a final turn")
+    else:
+        reason = f"the limit of {o.max_rounds} round(s) was reached"
+    return {"reason": reason,
+            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], "")}
 
 
 def describe(state, actor: int, action: int, viewer: int) -> str:

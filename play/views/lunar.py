@@ -4,35 +4,58 @@ partner's picks only once they arrive."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from rich.console import Group
 from rich.text import Text
 
-from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS
+from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS, TRICKS_PER_ROUND
 from catzoo.games.lunar.state import HAND_BASE, PHASES, PICK_BASE, SKY_BASE, TILE_NAMES, TRUMP_BASE
-from catzoo.play.views.generic import cards_line, scores_table, trick_line
+from catzoo.play.views import summary
+from catzoo.play.views.generic import (
+    cards_line,
+    round_sheet,
+    scores_table,
+    team_label,
+    tie_break,
+    trick_line,
+)
+
+STAR = "\u2605"  # a card carrying a star is drawn with it
 
 
-def card(c: int) -> dict:
+def card(c: int, stars=None) -> dict:
+    """A card identity; ``stars`` (the options' ``card_stars``) marks the starred ones."""
+    star = int(stars[c]) if stars is not None else 0
     if c < NUM_SUITS:
-        return {"card": c, "suit": SUITS[c], "rank": None, "name": SUITS[c]}
-    return {"card": c, "suit": None, "rank": c - NUM_SUITS + 1, "name": str(c - NUM_SUITS + 1)}
+        return {"card": c, "suit": SUITS[c], "rank": None, "name": SUITS[c] + STAR * star,
+                "stars": star}
+    return {"card": c, "suit": None, "rank": c - NUM_SUITS + 1,
+            "name": str(c - NUM_SUITS + 1) + STAR * star, "stars": star}
 
 
-def _cards(counts) -> list[dict]:
-    return [card(c) for c in range(NUM_CARDS) for _ in range(int(counts[c]))]
+def _cards(counts, stars=None) -> list[dict]:
+    return [card(c, stars) for c in range(NUM_CARDS) for _ in range(int(counts[c]))]
+
+
+def _teams(n: int) -> list[list[int]]:
+    return [[p for p in range(n) if p % 2 == t] for t in (0, 1)]
 
 
 def board(state, seat: int) -> dict:
     n, o = state.num_players, state.options
+    stars = o.card_stars
     over = state.is_terminal()
     last = None
     if state.last_trick is not None:
         cards, winner = state.last_trick
-        last = {"cards": [_played(q, c, sky) for q, c, sky in cards], "winning_team": winner}
+        last = {"cards": [_played(q, c, sky, stars) for q, c, sky in cards],
+                "winning_team": winner, "winner": team_label(_teams(n)[winner])}
     out = {
         "round": state.round_index + (0 if over else 1),
         "phase": "over" if over else PHASES[state.phase],
-        "teams": [[p for p in range(n) if p % 2 == t] for t in (0, 1)],
+        "teams": _teams(n),
+        "team_names": [team_label(m) for m in _teams(n)],
         "team_scores": list(state.team_scores),
         "target": o.target,
         "track": list(state.track),
@@ -46,24 +69,92 @@ def board(state, seat: int) -> dict:
         "face_up": [SUITS[s] for s in range(NUM_SUITS) if state.face_up >> s & 1],
         "turned_by": {SUITS[s]: p for s, p in enumerate(state.turned_by) if p >= 0},
         "lead_suit": SUITS[state.lead_suit] if state.lead_suit >= 0 else None,
-        "trick": [_played(q, c, sky) for q, c, sky in state.trick],
+        "trick": [_played(q, c, sky, stars) for q, c, sky in state.trick],
         "last_trick": last,
-        "hand": _cards(state.hands[seat]),
+        "hand": _cards(state.hands[seat], stars),
         "hand_counts": [sum(h) for h in state.hands],
         "round_scores": [list(s) for s in state.round_scores],
+        "starred": [card(c, stars)["name"] for c in range(NUM_CARDS) if stars[c]],
     }
     if n == 4:
-        out["passed"] = _cards(state.passed[seat])
-        out["received"] = _cards(state.received[seat])
+        out["passed"] = _cards(state.passed[seat], stars)
+        out["received"] = _cards(state.received[seat], stars)
         out["picks_made"] = [sum(state.passed[p]) for p in range(n)]
     else:
-        out["sky"] = _cards(state.sky)
+        out["sky"] = _cards(state.sky, stars)
         out["deck"] = [len(state._order[t]) - state._deck_pos[t] for t in (0, 1)]
     return out
 
 
-def _played(p: int, c: int, from_sky: bool) -> dict:
-    return {"player": p, **card(c), "from_sky": bool(from_sky)}
+def _played(p: int, c: int, from_sky: bool, stars=None) -> dict:
+    return {"player": p, **card(c, stars), "from_sky": bool(from_sky)}
+
+
+# --- rounds -----------------------------------------------------------------------------
+@contextmanager
+def watch(state, action: int, notes: dict):
+    """Around the last trick of a round: the engine scores the round and deals the next
+    within the move that ends it, so the trick track and the kept stars at the round's
+    end are read from a copy of the state on which that move ends the round only."""
+    if state.tricks_done != TRICKS_PER_ROUND - 1 or state.is_terminal():
+        yield
+        return
+    before = len(state.round_scores)
+    probe = state.clone()
+    yield
+    if len(state.round_scores) > before:
+        notes.setdefault("lunar_rounds", []).append(_round_end(probe, action, before))
+
+
+def _round_end(probe, action: int, rounds_before: int) -> dict | None:
+    probe._end_round = lambda: None  # the round's last trick taken, not yet scored
+    probe.apply(action)
+    if len(probe.round_scores) != rounds_before:
+        return None  # an engine that ends rounds elsewhere: the summary shows the points
+    return {"track": list(probe.track), "kept_stars": list(probe.kept_stars)}
+
+
+def rounds(state, notes: dict) -> list[dict]:
+    """Each finished round: per team its trick-track position and the stars printed
+    there, the stars on the cards it kept, and its points."""
+    o, teams = state.options, _teams(state.num_players)
+    ends = notes.get("lunar_rounds", [])
+    out = []
+    for r, points in enumerate(state.round_scores):
+        end = ends[r] if r < len(ends) else None
+        rows = []
+        for t, members in enumerate(teams):
+            if end is None:
+                rows.append((members, ["?", "?", "?", points[t]]))
+                continue
+            pos = end["track"][t]
+            rows.append((members, [pos, o.track_stars[pos], end["kept_stars"][t], points[t]]))
+        lines = ["Stars beside the track positions 0-12: " + _track_text(o.track_stars)]
+        out.append(summary(f"Round {r + 1}: result",
+                           ["team", "track position", "stars there", "stars on kept cards",
+                            "points"], rows, lines, round=r + 1))
+    return out
+
+
+def _track_text(track_stars) -> str:
+    return "  ".join(f"{i}:{s}{STAR}" if s else f"{i}:-" for i, s in enumerate(track_stars))
+
+
+def sheet(state, notes: dict) -> dict:
+    return round_sheet(state.round_scores, _teams(state.num_players), state.team_scores)
+
+
+def ending(state) -> dict:
+    o = state.options
+    a, b = state.team_scores
+    teams = _teams(state.num_players)
+    if o.rounds == "single":
+        reason = "the one round was played (rounds=single)"
+    elif max(a, b) > o.target and a != b:
+        reason = f"{team_label(teams[0 if a > b else 1])} passed {o.target} points"
+    else:
+        reason = f"the limit of {o.max_rounds} rounds was reached"
+    return {"reason": reason, "tie_break": tie_break(state, teams, "")}
 
 
 def describe(state, actor: int, action: int, viewer: int) -> str:
@@ -88,26 +179,46 @@ def rich(view: dict):
     head += f", trump {b['trump']}" if b["trump"] else f", trump tiles up: {', '.join(b['face_up'])}"
     parts = [Text(head, style="bold")]
     teams = "   ".join(
-        f"team {'+'.join(f'P{p}' for p in members)}: {b['team_scores'][t]} points, "
+        f"{b['team_names'][t]}: {b['team_scores'][t]} points, "
         f"track {b['track'][t]}, kept stars {b['kept_stars'][t]}"
-        for t, members in enumerate(b["teams"]))
+        for t in range(2))
     parts.append(Text(teams + f"   (target: more than {b['target']})"))
+    parts.append(_track_line(b))
+    parts.append(Text(f"cards with a star ({STAR}, one point each when kept): "
+                      + (", ".join(b["starred"]) or "none"), style="dim"))
     if "sky" in b:
         parts.append(cards_line("sky", [c["name"] for c in b["sky"]])
                      + Text(f"   decks: {b['deck'][0]} suits, {b['deck'][1]} ranks left"))
     if b["last_trick"] and not b["trick"]:
         parts.append(Text("last trick: ") + _trick_text(view, b["last_trick"]["cards"])
-                     + Text(f"  won by team {b['last_trick']['winning_team']}"))
+                     + Text(f"  won by {b['last_trick']['winner']}"))
     lead = f" (lead suit {b['lead_suit']})" if b["lead_suit"] else ""
     parts.append(Text("trick: ") + (_trick_text(view, b["trick"]) if b["trick"] else Text("-"))
                  + Text(lead))
     parts.append(scores_table(view, {"cards": b["hand_counts"],
-                                     "team": [p % 2 for p in range(view["num_players"])]}))
+                                     "team": [b["team_names"][p % 2]
+                                              for p in range(view["num_players"])]}))
     if "passed" in b and (b["passed"] or b["received"]):
         parts.append(cards_line("you passed", [c["name"] for c in b["passed"]])
                      + Text("   ") + cards_line("you received", [c["name"] for c in b["received"]]))
     parts.append(cards_line("your hand", [c["name"] for c in b["hand"]]))
     return Group(*parts)
+
+
+def _track_line(b: dict) -> Text:
+    """The trick track: each position with the stars it scores at the round's end, and
+    where each team's marker is."""
+    out = Text("track (position:stars): ")
+    marks = {}
+    for t, pos in enumerate(b["track"]):
+        marks.setdefault(pos, []).append(t)
+    for i, s in enumerate(b["track_stars"]):
+        style = "bold reverse" if i in marks else ""
+        cell = f"{i}:{s}{STAR}" if s else f"{i}:-"
+        if i in marks:
+            cell += "[" + ",".join(b["team_names"][t].removeprefix("team ") for t in marks[i]) + "]"
+        out += Text(cell, style=style) + Text(" ")
+    return out
 
 
 def _trick_text(view: dict, cards: list[dict]) -> Text:

@@ -14,7 +14,7 @@ unless given others (the grid size must match the observation).
   cell. It dismisses only when the mask allows nothing else.
 
 It never looks ahead to future cards, so it rarely builds up to the altitude bonus: the
-oracle (``catzoo.games.cat_tree.oracle``) measures how far that leaves it from the best
+oracle (``catzoo.analysis.cat_tree.oracle``) measures how far that leaves it from the best
 achievable score.
 """
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from catzoo.games.suggest import did_you_mean
+
 
 class SearchOptionError(ValueError):
     pass
@@ -19,7 +21,8 @@ def check_options(bot: str, given: Mapping[str, Any], known: Mapping[str, tuple]
     unknown = sorted(set(given) - set(known))
     if unknown:
         raise SearchOptionError(
-            f"unknown option(s) {', '.join(map(repr, unknown))} for {bot}; known options: "
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {bot}"
+            f"{did_you_mean(unknown[0], known)}; known options: "
             + ", ".join(f"{k} (default {v[1]})" for k, v in known.items())
         )
     out = {}

@@ -42,9 +42,20 @@
       const out = [["human", "you / a human"]];
       for (const b of g.bots) out.push([b, `bot: ${b}`]);
       for (const c of g.checkpoints) {
-        if (c.players === n) out.push([`checkpoint:${c.name}`, `checkpoint: ${c.name}`]);
+        if (c.players !== n) continue;
+        const shipped = c.name.startsWith("shipped:");
+        out.push([`checkpoint:${c.name}`, shipped ? `policy shipped with CatZoo (${c.name})`
+                                                  : `checkpoint: ${c.name}`]);
       }
       return out;
+    }
+
+    const heuristicOf = (g) => (g.bots.includes("heuristic") ? "heuristic" : "random");
+    // A seat left at its default plays the game's shipped policy when it was trained for
+    // this many players; with game options (which it may not know) the heuristic does.
+    function defaultBot(g, n) {
+      const shipped = g.checkpoints.find((c) => c.name === `shipped:${g.name}` && c.players === n);
+      return shipped ? `checkpoint:${shipped.name}` : heuristicOf(g);
     }
 
     function fillSeats() {
@@ -52,19 +63,24 @@
       const n = Number($("players").value);
       const list = $("seat-list");
       list.querySelectorAll(".seat-row").forEach((row) => row.remove());
-      const fallback = g.bots.includes("heuristic") ? "heuristic" : "random";
+      const fallback = defaultBot(g, n);
       for (let i = 0; i < n; i++) {
         const row = CZ.html("div", {class: "seat-row"}, list);
         CZ.html("span", {}, row, `P${i}`);
-        const select = CZ.html("select", {class: "seat", "data-seat": i}, row);
+        const select = CZ.html("select", {class: "seat", "data-seat": i, "data-auto": "1"}, row);
         for (const [value, label] of seatChoices(g, n)) CZ.html("option", {value: value}, select, label);
         select.value = i === 0 ? "human" : fallback;
+        select.addEventListener("change", () => select.removeAttribute("data-auto"));
       }
     }
 
     function fillPlayers() {
       const g = current();
       $("game-kind").textContent = g.kind;
+      const rules = $("rules-link");
+      rules.href = `/rules/${g.name}`;
+      rules.textContent = `rules of ${g.title}`;
+      rules.hidden = false;
       const players = $("players");
       players.replaceChildren();
       for (const n of g.players) CZ.html("option", {value: n}, players, String(n));
@@ -79,8 +95,11 @@
     $("setup-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       showError("");
+      const typed = $("options").value.trim() !== "";
       const body = {game: gameSelect.value,
-                    seats: [...document.querySelectorAll("select.seat")].map((s) => s.value),
+                    seats: [...document.querySelectorAll("select.seat")].map((s) =>
+                      typed && s.dataset.auto && s.value.startsWith("checkpoint:shipped:")
+                        ? heuristicOf(current()) : s.value),
                     options: {}};
       const seed = $("seed").value.trim();
       if (seed !== "") body.seed = Number(seed);
@@ -110,7 +129,7 @@
   }
 
   // --- the table -----------------------------------------------------------------------
-  const table = {token: null, view: null, group: null, busy: false};
+  const table = {token: null, view: null, group: null, busy: false, dismissed: 0, replay: null};
 
   function status(view) {
     if (view.error) return `The game stopped: ${view.error}`;
@@ -121,6 +140,7 @@
 
   function render(view) {
     if (table.view && view.turn < table.view.turn) return; // an older answer, overtaken
+    if (table.replay) { table.view = view; return; } // watching the replay: keep it
     table.view = view;
     const body = document.body;
     body.dataset.state = view.error ? "error" : view.over ? "over"
@@ -128,14 +148,60 @@
     body.dataset.turn = String(view.turn);
     $("title").textContent = `${view.title}: you are P${view.seat}`;
     $("status").textContent = status(view);
+    drawTable(view);
+    wireMoves(view);
+    renderResult(view);
+  }
+
+  // What every view shows, live or in the replay: the board, players, sheet, log.
+  function drawTable(view) {
+    const rules = $("rules-link");
+    rules.href = view.rules;
+    rules.textContent = "rules";
+    rules.hidden = false;
     const board = $("board");
     board.replaceChildren();
     const draw = CZ.renderers[view.game];
     if (draw) draw(board, view); else CZ.info(board, "This game has no drawing yet: use the buttons.");
-    wireMoves(view);
+    renderRoundSummary(view);
     renderScores(view);
+    renderSheet(view);
     renderLog(view);
-    renderResult(view);
+  }
+
+  // The round just ended, until closed or the next one ends.
+  function renderRoundSummary(view) {
+    const box = $("round-summary");
+    box.replaceChildren();
+    const rounds = view.rounds || [];
+    // live: a new summary shows until closed; in the replay, the last one so far shows
+    box.hidden = !rounds.length || (!table.replay && rounds.length <= table.dismissed);
+    if (box.hidden) return;
+    const last = rounds[rounds.length - 1];
+    const head = CZ.html("div", {class: "summary-head"}, box);
+    CZ.html("h2", {}, head, last.title);
+    if (!table.replay) {
+      const close = CZ.html("button", {type: "button", id: "close-summary"}, head, "Close");
+      close.addEventListener("click", () => { table.dismissed = rounds.length; renderRoundSummary(table.view); });
+    }
+    CZ.resultTable(box, view, last.head, last.rows, {id: "round-table"});
+    for (const note of last.notes) CZ.html("p", {class: "hint"}, box, note);
+  }
+
+  function renderSheet(view) {
+    const box = $("sheet-box"), t = $("sheet");
+    t.replaceChildren();
+    const sheet = view.sheet;
+    box.hidden = !sheet || sheet.head.length < 2;
+    if (box.hidden) return;
+    const tr = CZ.html("tr", {}, t);
+    CZ.html("th", {}, tr, "");
+    for (const h of sheet.head) CZ.html("th", {}, tr, h);
+    for (const row of sheet.rows) {
+      const r = CZ.html("tr", {}, t);
+      CZ.players(CZ.html("td", {}, r), view, row.who);
+      row.cells.forEach((c, i) => CZ.html("td", {class: "num" + (i === row.cells.length - 1 ? " total" : "")}, r, c));
+    }
   }
 
   function wireMoves(view) {
@@ -177,9 +243,15 @@
     t.replaceChildren();
     view.seats.forEach((s, p) => {
       const row = CZ.html("tr", {class: view.to_act === p ? "to-act" : ""}, t);
-      CZ.html("td", {}, row, CZ.who(view, p));
+      const name = CZ.html("td", {}, row);
+      CZ.tint(CZ.html("span", {class: "swatch"}, name), p, "background");
+      CZ.whoSpan(name, view, p);
       CZ.html("td", {class: "score", "data-seat": p}, row, String(view.scores[p]));
     });
+    // The legend: what each short name stands for.
+    const legend = $("legend");
+    const full = view.seats.filter((s) => s.spec && s.spec !== s.name && !s.human);
+    legend.textContent = full.length ? full.map((s) => `P${s.seat} ${s.name}: ${s.spec}`).join("; ") : "";
   }
 
   function renderLog(view) {
@@ -200,15 +272,62 @@
     const t = CZ.html("table", {id: "final-scores"}, box);
     view.seats.forEach((s, p) => {
       const row = CZ.html("tr", {}, t);
-      CZ.html("td", {}, row, CZ.who(view, p));
+      CZ.whoSpan(CZ.html("td", {}, row), view, p);
       CZ.html("td", {class: "final-score", "data-seat": p}, row, String(view.result.scores[p]));
       CZ.html("td", {}, row, view.result.winners.includes(p) ? "winner" : "");
     });
     const won = view.result.winners.includes(view.seat);
-    CZ.html("p", {}, box, won ? (view.result.winners.length > 1 ? "A shared win." : "You win!") : "The bots win this one.");
-    CZ.html("a", {href: `/api/seat/${table.token}/replay`, download: "", id: "replay-link"}, box, "Download the replay");
-    CZ.html("a", {href: "/"}, box, "New game");
+    const winners = view.result.winners.map((p) => CZ.who(view, p)).join(" and ");
+    CZ.html("p", {id: "verdict"}, box, (won ? (view.result.winners.length > 1 ? "A shared win." : "You win!") : "The bots win this one.")
+      + ` Winner${view.result.winners.length > 1 ? "s" : ""}: ${winners}.`);
+    if (view.result.reason) CZ.html("p", {id: "end-reason"}, box, `The game ended: ${view.result.reason}.`);
+    if (view.result.tie_break) CZ.html("p", {id: "tie-break"}, box, `Tie-break: ${view.result.tie_break}`);
+    const links = CZ.html("p", {}, box);
+    const watch = CZ.html("button", {type: "button", id: "watch-replay"}, links, "Watch the replay, step by step");
+    watch.addEventListener("click", () => showStep(0));
+    CZ.html("a", {href: `/api/seat/${table.token}/replay`, download: "", id: "replay-link"}, links, "Download the replay");
+    CZ.html("a", {href: "/"}, links, "New game");
   }
+
+  // --- the replay: the finished game again, move by move, backwards and forwards ------
+  async function showStep(at) {
+    const r = await api("GET", `/api/seat/${table.token}/replay/${at}`);
+    if (!r.ok) { showError(r.data.error); return; }
+    const view = r.data;
+    table.replay = view.replay;
+    document.body.dataset.state = "replay";
+    document.body.dataset.replayAt = String(view.replay.at);
+    $("status").textContent = `Replay: after move ${view.replay.at} of ${view.replay.total}`;
+    $("groups").replaceChildren();
+    $("moves").replaceChildren();
+    $("result").hidden = true;
+    drawTable(view);
+    replayBar();
+  }
+
+  function replayBar() {
+    const bar = $("replay-bar");
+    bar.hidden = false;
+    bar.replaceChildren();
+    const {at, total} = table.replay;
+    const button = (id, label, target, disabled) => {
+      const b = CZ.html("button", {type: "button", id: id}, bar, label);
+      b.disabled = disabled;
+      b.addEventListener("click", () => showStep(Math.max(0, Math.min(total, target))));
+    };
+    button("replay-first", "|< start", 0, at === 0);
+    button("replay-back", "< back", at - 1, at === 0);
+    CZ.html("span", {id: "replay-at"}, bar, `move ${at} / ${total}`);
+    button("replay-next", "next >", at + 1, at === total);
+    button("replay-last", "end >|", total, at === total);
+    const leave = CZ.html("button", {type: "button", id: "replay-leave"}, bar, "Back to the result");
+    leave.addEventListener("click", () => {
+      table.replay = null;
+      bar.hidden = true;
+      render(Object.assign({}, table.view));
+    });
+  }
+
 
   async function send(action) {
     if (table.busy || !table.view) return;

@@ -2,7 +2,9 @@
 // Small drawing helpers shared by the game renderers: SVG and HTML elements, cards.
 window.CatZoo = (function () {
   const NS = "http://www.w3.org/2000/svg";
-  const PLAYER = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"];
+  // Players' colours: none is a suit's (Cat in the Box's rows are blue, yellow, green and
+  // red), so a token on a row never reads as that row's colour.
+  const PLAYER = ["#7b1fa2", "#263238", "#00838f", "#8d6e63", "#ad1457"];
 
   function el(tag, attrs, parent, text) {
     const node = document.createElementNS(NS, tag);
@@ -70,5 +72,44 @@ window.CatZoo = (function () {
     return p === view.seat ? `P${p} (you)` : `P${p} ${view.seats[p].name}`;
   }
 
-  return {el, html, svg, card, cardRow, panel, info, who, PLAYER, renderers: {}};
+  // A player's colour on an HTML element, through the CSSOM (the page's CSP forbids
+  // style attributes, not styles set from script).
+  function tint(node, p, property) {
+    node.style[property || "color"] = PLAYER[p % PLAYER.length];
+    return node;
+  }
+
+  // A seat's name in its colour, the full spec on hover.
+  function whoSpan(parent, view, p) {
+    const s = view.seats[p];
+    return tint(html("span", {class: "who", title: s && s.spec && s.spec !== s.name ? s.spec : null},
+                     parent, who(view, p)), p);
+  }
+
+  // The players a row is about: a seat, or a team ("team P0+P2").
+  function players(parent, view, list) {
+    if (list.length === 1) return whoSpan(parent, view, list[0]);
+    const span = html("span", {class: "team"}, parent, "team ");
+    list.forEach((p, i) => {
+      if (i) span.appendChild(document.createTextNode("+"));
+      tint(html("span", {class: "who"}, span, `P${p}`), p);
+    });
+    return span;
+  }
+
+  // A table of rows {who, cells} under a head whose first column names the players.
+  function resultTable(parent, view, head, rows, attrs) {
+    const t = html("table", Object.assign({class: "result-table"}, attrs || {}), parent);
+    const tr = html("tr", {}, t);
+    for (const h of head) html("th", {}, tr, h);
+    for (const row of rows) {
+      const r = html("tr", {}, t);
+      players(html("td", {}, r), view, row.who);
+      for (const c of row.cells) html("td", {class: /^[-+]?[\d.]+$|^-$/.test(c) ? "num" : ""}, r, c);
+    }
+    return t;
+  }
+
+  return {el, html, svg, card, cardRow, panel, info, who, whoSpan, players, resultTable, tint, PLAYER,
+          renderers: {}};
 })();

@@ -63,7 +63,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
+from catzoo.analysis.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
     BOX,

@@ -6,12 +6,12 @@ returns
 * ``score``: the best final score its search found, with the plan (``actions``, the env's
   action sequence for both partners) that reaches it; the plan is replayed through the
   rules engine, so the score is achievable;
-* ``upper_bound``: a score no game on the deal can beat (``catzoo.games.cat_tree.bound``);
+* ``upper_bound``: a score no game on the deal can beat (``catzoo.analysis.cat_tree.bound``);
   when both agree (``exact``) the score is proven optimal.
 
 A policy is then reported as a percentage of ``score`` on the same deals
 (``percent_of_oracle``); ``upper_bound`` says how much better than the oracle's own plan
-the deal could possibly be. The reference deals (``catzoo.games.cat_tree.reference``,
+the deal could possibly be. The reference deals (``catzoo.analysis.cat_tree.reference``,
 ``catzoo oracle``) ship better plans, found with CP-SAT, for a fixed set of deals.
 
 The search is a beam search over turns, with full information (``_Search``). A node is
@@ -39,10 +39,10 @@ first incumbent, so the oracle never reports less than the heuristic. A grid's v
 derived from its parent's (``_Node``: parts, counted cells and points are updated for
 the one piece added, not recomputed), which is where the search spends its time.
 
-The upper bound (``catzoo.games.cat_tree.bound``, its argument in that module) is still
+The upper bound (``catzoo.analysis.cat_tree.bound``, its argument in that module) is still
 above the best plan found on most deals: read ``score`` as the best known play of the
 deal, not a proven optimum, unless ``exact``. With ``program_seconds``, CP-SAT then
-looks for a better plan from the search's (``catzoo.games.cat_tree.program``): it finds
+looks for a better plan from the search's (``catzoo.analysis.cat_tree.program``): it finds
 one on about 2 deals in 5, a few percent better on average.
 """
 
@@ -52,7 +52,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from catzoo.games.cat_tree.bound import upper_bound
+from catzoo.analysis.cat_tree.bound import upper_bound
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
     BOX,
@@ -83,6 +83,7 @@ from catzoo.games.cat_tree.state import (
     CatTreeState,
     deal_of,
 )
+from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 
 # Search settings: the planned support column (its grid column, at most the last one)
 # and the future, detached and column weights (see _Search.evaluate). The beam is run
@@ -593,8 +594,6 @@ def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int
     not); with ``program_seconds``, CP-SAT then looks for a better plan from it for that
     long (``program.improve``, the ``oracle`` extra), and its proven bound may lower the
     upper bound."""
-    from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
-
     o = options or CatTreeOptions()
     deck = tuple(deck)
     bot = CatTreeHeuristic(options=o)
@@ -624,7 +623,7 @@ def solve(deck, options: CatTreeOptions | None = None, beam: int = 4, width: int
     ub = max(upper_bound(deck, o), best_score) if bound else best_score
     if program_seconds <= 0:
         return OracleResult(best_score, ub, best_actions, greedy.total)
-    from catzoo.games.cat_tree.program import improve
+    from catzoo.analysis.cat_tree.program import improve
 
     searched = best_score
     better = improve(deck, best_actions, o, seconds=program_seconds)

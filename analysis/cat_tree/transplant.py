@@ -5,9 +5,10 @@ altitude with pipes and hammocks between them. A tree found on one deal can ofte
 built on another, if that deal's cards can be kept and placed in an order the rules
 allow. ``build`` searches for such a plan, depth first over the keeps, the placing order
 and the target cells; ``transplant`` tries every grid given (mirrored and shifted along
-the rows too, or less one cell with a spare card placed off it) and keeps the best plan. The engine replays every plan, so a score found
-this way is achieved. ``benchmarks/cat_tree_reference.py --transplant`` runs it over the
-reference deals, with every deal's best-known tree as a target.
+the rows too, or less one cell with a spare card placed off it) and keeps the best plan.
+The engine replays every plan, so a score found this way is achieved.
+``python -m catzoo.analysis.cat_tree.build --transplant`` runs it over the reference deals,
+with every deal's best-known tree as a target.
 
 A box and a nest, and a hammock and a catwalk, have the same points and the same
 placement rules, so either may stand for the other in a target.
@@ -15,8 +16,8 @@ placement rules, so either may stand for the other in a target.
 
 from __future__ import annotations
 
+from catzoo.analysis.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.options import BOX, CATWALK, HAMMOCK, NEST, CatTreeOptions
-from catzoo.games.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.state import KEEP, KEEP_BASE, ORDER, PLACE_BASE, CatTreeState
 
 SAME = {NEST: BOX, CATWALK: HAMMOCK}  # same points, same placement rules

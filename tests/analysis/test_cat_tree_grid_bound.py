@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catzoo.analysis.cat_tree.bound import PricedCounts, upper_bound
+from catzoo.analysis.cat_tree.oracle import deals
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.bound import PricedCounts, upper_bound
 from catzoo.games.cat_tree.options import BOX, NUM_TYPES, PIPE
-from catzoo.games.cat_tree.oracle import deals
-from tests.test_cat_tree_oracle import (
+from tests.analysis.test_cat_tree_oracle import (
     any_options,
     bots_scores,
     brute_force,
@@ -22,7 +22,7 @@ from tests.test_cat_tree_oracle import (
 )
 
 pytest.importorskip("ortools")
-from catzoo.games.cat_tree.grid_bound import best_bound, grid_bound, grid_value
+from catzoo.analysis.cat_tree.grid_bound import best_bound, grid_bound, grid_value
 
 
 def test_the_grid_programme_finds_a_pipe_beside_a_box_for_two_cards():
@@ -87,7 +87,7 @@ def test_grid_bound_holds_for_any_options(options, seed):
 def test_grid_bound_proves_the_best_known_plan_of_reference_deal_27_optimal():
     # the counting programme alone allows 193 on this deal; the grid programme, priced
     # against the kept cards alone, shows that no game on it beats the shipped plan's 181
-    from catzoo.games.cat_tree.reference import load
+    from catzoo.analysis.cat_tree.reference import load
 
     deal = load()[27]
     assert deal.score == 181
@@ -105,9 +105,9 @@ def test_without_ortools_the_error_names_the_extra(monkeypatch):
 def test_181_is_the_best_score_of_any_game_under_the_default_options():
     # no game on any deal scores more (the grid programme priced against any 16 cards),
     # and reference deal 27's plan scores it: the counting bound is capped there
-    from catzoo.games.cat_tree.bound import MAXIMA
-    from catzoo.games.cat_tree.grid_bound import free_bound
-    from catzoo.games.cat_tree.reference import load
+    from catzoo.analysis.cat_tree.bound import MAXIMA
+    from catzoo.analysis.cat_tree.grid_bound import free_bound
+    from catzoo.analysis.cat_tree.reference import load
 
     assert free_bound() == MAXIMA[CatTreeOptions()] == load()[27].score == 181
     small = CatTreeOptions(width=3, height=2, turns=1)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catzoo.analysis.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.greedy import DISMISSED, best_cell
 from catzoo.games.cat_tree.options import (
     BASE_POINTS,
@@ -46,7 +47,6 @@ from catzoo.games.cat_tree.options import (
     TOY,
     CatTreeOptions,
 )
-from catzoo.games.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.placement import CARRIES as CARRIERS
 from catzoo.games.cat_tree.placement import HANGS as HANGERS
 from catzoo.games.cat_tree.state import (

@@ -92,7 +92,7 @@ What the programme ignores (so it only loosens the bound): where on the grid a p
 goes beyond these counts (the grid's height only limits the pipes of one column, fact
 5), toy distances and scratcher rows, how the support column stacks, and which parts
 touch which. On small games it is often exact
-(``tests/test_cat_tree_oracle.py`` compares it with every game of small deals).
+(``tests/analysis/test_cat_tree_oracle.py`` compares it with every game of small deals).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ MAX_PIPES = COPIES  # the deck's pipes: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 # The best score of any game under these options, whatever the deal:
 # ``grid_bound.free_bound`` proves that no game scores more (in seconds, with OR-Tools),
-# and reference deal 27's plan scores it (tests/test_cat_tree_grid_bound.py checks both).
+# and reference deal 27's plan scores it (tests/analysis/test_cat_tree_grid_bound.py checks both).
 MAXIMA = {CatTreeOptions(): 181}
 
 

@@ -10,8 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catzoo.analysis.cat_tree.bound import ALT, PAIRS, _model, upper_bound
+from catzoo.analysis.cat_tree.oracle import (
+    SETTINGS,
+    deals,
+    percent_of_oracle,
+    play_policies,
+    solve,
+    solve_all,
+)
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
-from catzoo.games.cat_tree.bound import ALT, PAIRS, _model, upper_bound
 from catzoo.games.cat_tree.options import (
     BOX,
     LETTERS,
@@ -19,14 +27,6 @@ from catzoo.games.cat_tree.options import (
     PIPE,
     PIPE_SIDE_POINTS,
     SHELF,
-)
-from catzoo.games.cat_tree.oracle import (
-    SETTINGS,
-    deals,
-    percent_of_oracle,
-    play_policies,
-    solve,
-    solve_all,
 )
 from catzoo.games.cat_tree.state import KEEP_BASE, ME_FIRST, PARTNER_FIRST
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
@@ -250,7 +250,7 @@ def test_search_facts_of_a_child_grid_are_those_computed_afresh():
     # grid computed from scratch has
     import random
 
-    from catzoo.games.cat_tree.oracle import _Node, _Search
+    from catzoo.analysis.cat_tree.oracle import _Node, _Search
 
     rng = random.Random(4)
     for options in (CatTreeOptions(), CatTreeOptions(width=5, height=6, altitude=3,
@@ -394,7 +394,7 @@ def test_oracle_benchmark_prints_its_figures(capsys):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "cat_tree_oracle.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "cat_tree_oracle.py"
     spec = importlib.util.spec_from_file_location("cat_tree_oracle_bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.options import BOX, PIPE
-from catzoo.games.cat_tree.oracle import deals, replay_plan
-from catzoo.games.cat_tree.reference import load
-from catzoo.games.cat_tree.transplant import (
+from catzoo.analysis.cat_tree.oracle import deals, replay_plan
+from catzoo.analysis.cat_tree.reference import load
+from catzoo.analysis.cat_tree.transplant import (
     SAME,
     SPARE_LIMIT,
     build,
@@ -14,6 +12,8 @@ from catzoo.games.cat_tree.transplant import (
     transplant,
     variants,
 )
+from catzoo.games.cat_tree import CatTreeOptions
+from catzoo.games.cat_tree.options import BOX, PIPE
 
 SHIPPED = load()
 

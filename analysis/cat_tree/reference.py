@@ -5,7 +5,7 @@ few percent short of the best plans on many of them; CP-SAT (``program.improve``
 better ones given a minute a deal. The reference deals ship those better plans, so a
 policy can be reported as a percentage of the best *known* score without the minutes of
 solving: the standard set of this game, as TSPLIB's best-known tours are for the
-travelling salesman. ``benchmarks/cat_tree_reference.py`` builds and improves the file.
+travelling salesman. ``catzoo.analysis.cat_tree.build`` builds and improves the file.
 
 Every plan is replayed through the rules engine when the file is loaded: a plan that is
 illegal or does not reach its recorded score is refused, naming the deal, so the
@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from catzoo.analysis.cat_tree.oracle import replay_plan
 from catzoo.games.cat_tree.options import LETTERS, CatTreeOptions
-from catzoo.games.cat_tree.oracle import replay_plan
 
 FORMAT = 1
 PATH = Path(__file__).with_name("reference_deals.json")

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from catzoo.analysis.cat_tree.bound import upper_bound
+from catzoo.analysis.cat_tree.oracle import deals, play_policies, solve
+from catzoo.analysis.cat_tree.reference import PATH, ReferenceError, load
 from catzoo.arena.oracle import OracleReport, oracle_report
 from catzoo.cli.main import main
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.bound import upper_bound
-from catzoo.games.cat_tree.oracle import deals, play_policies, solve
-from catzoo.games.cat_tree.reference import PATH, ReferenceError, load
 from catzoo.policies.heuristics.cat_tree import CatTreeHeuristic
 from catzoo.policies.registry import UnknownPolicyError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load()
 
 
@@ -34,7 +34,7 @@ def test_a_shipped_bound_is_todays_best_bound():
     # best_bound takes half a minute a deal: one deal here, where the two bounds differ
     # (rebuild the file with --bounds-only if the bounds move)
     pytest.importorskip("ortools")
-    from catzoo.games.cat_tree.grid_bound import best_bound
+    from catzoo.analysis.cat_tree.grid_bound import best_bound
 
     deal = SHIPPED[11]
     assert deal.bound == best_bound(deal.deck) < upper_bound(deal.deck)

@@ -10,14 +10,14 @@ running it again with more time only raises the best-known scores; the file is
 rewritten atomically after every deal, so a killed run loses at most the deal in
 progress.
 
-The file (``games/cat_tree/reference_deals.json``) is read by
-``catzoo.games.cat_tree.reference``, which replays every plan through the rules engine.
+The file (``analysis/cat_tree/reference_deals.json``) is read by
+``catzoo.analysis.cat_tree.reference``, which replays every plan through the rules engine.
 
 With ``--transplant`` it only tries every deal's best-known tree on the other deals
-(``catzoo.games.cat_tree.transplant``), in passes until none is raised (six minutes),
+(``catzoo.analysis.cat_tree.transplant``), in passes until none is raised (six minutes),
 then the trees of the best score less one cell, with a spare card (fifteen minutes).
 
-Run: ``python benchmarks/cat_tree_reference.py [--deals N] [--seed S] [--seconds T]``
+Run: ``python -m catzoo.analysis.cat_tree.build [--deals N] [--seed S] [--seconds T]``
 (CP-SAT uses two threads; about 2 T + 25 seconds a deal).
 """
 
@@ -28,12 +28,12 @@ import json
 import time
 from dataclasses import replace
 
+from catzoo.analysis.cat_tree.grid_bound import best_bound
+from catzoo.analysis.cat_tree.oracle import deals, percent_of_oracle, solve
+from catzoo.analysis.cat_tree.program import improve
+from catzoo.analysis.cat_tree.reference import FORMAT, PATH, ReferenceDeal, deck_text, load
+from catzoo.analysis.cat_tree.transplant import LIMIT, SPARE_LIMIT, final_grid, transplant
 from catzoo.games.cat_tree import CatTreeOptions
-from catzoo.games.cat_tree.grid_bound import best_bound
-from catzoo.games.cat_tree.oracle import deals, percent_of_oracle, solve
-from catzoo.games.cat_tree.program import improve
-from catzoo.games.cat_tree.reference import FORMAT, PATH, ReferenceDeal, deck_text, load
-from catzoo.games.cat_tree.transplant import LIMIT, SPARE_LIMIT, final_grid, transplant
 from catzoo.training.checkpoint import atomic_write_text
 
 

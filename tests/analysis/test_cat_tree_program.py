@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
+from catzoo.analysis.cat_tree.oracle import deals, solve
+from catzoo.analysis.cat_tree.program import _replay, improve
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
-from catzoo.games.cat_tree.oracle import deals, solve
-from catzoo.games.cat_tree.program import _replay, improve
-from tests.test_cat_tree_oracle import brute_force, small_options
+from tests.analysis.test_cat_tree_oracle import brute_force, small_options
 
 pytest.importorskip("ortools")
 
@@ -85,7 +85,7 @@ def test_a_plan_that_places_nothing_is_completed_without_trying_every_game(monke
     # a short CP-SAT run can leave out many of the 16 cards; trying every cell for each,
     # with every completion behind it, is exponential (it did not return in minutes).
     # After REPLAY_TRIALS placements tried, the rest go where they score most at once.
-    from catzoo.games.cat_tree import program
+    from catzoo.analysis.cat_tree import program
 
     monkeypatch.setattr(program, "REPLAY_TRIALS", 100)
     clones = [0]
