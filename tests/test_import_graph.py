@@ -31,6 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
     "checkpoints": set(),  # data: the shipped policies
     "docs": set(),  # data: the rules pages
+    "vector": {"games"},  # the batched engine steps the games' compiled cores
     "cli": {"games", "envs", "policies", "training", "arena", "play", "web", "analysis"},
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).
