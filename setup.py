@@ -46,7 +46,9 @@ PACKAGE_DATA = {**{name: ["*.html", "*.css", "*.js", "*.svg"] for name in STATIC
 CORES = [
     ("catzoo.games.chance", "games/chance.pyx"),
     ("catzoo.games.cat_in_the_box.core", "games/cat_in_the_box/core.pyx"),
-    ("catzoo.games.lunar.round_core", "games/lunar/round_core.pyx"),
+    ("catzoo.games.lunar.core", "games/lunar/core.pyx"),
+    ("catzoo.games.catsle_builders.core", "games/catsle_builders/core.pyx"),
+    ("catzoo.games.cat_tree.core", "games/cat_tree/core.pyx"),
 ]
 # -O3: the cores' step loops are the batched engine's whole cost (setuptools' default is -O2
 # from Python's build flags; a later flag wins). -fopenmp: batch.pxi's prange splits the

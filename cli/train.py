@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -29,6 +30,10 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, help="shortcut for --set seed=N (new runs only)")
     p.add_argument("--run-dir", help="run directory (default runs/GAME-YYYYmmdd-HHMMSS)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--trust-run-dir", action="store_true",
+                   help="with --resume: allow a checkpoint in SB3's pickled .zip format (runs "
+                        "written by older CatZoo); loading it runs any code it holds, so "
+                        "only for run directories you made yourself")
     p.set_defaults(func=cmd_train)
 
 
@@ -47,12 +52,16 @@ def cmd_train(args) -> int:
         if args.steps <= 0:
             raise UsageError(f"--steps must be positive, got {args.steps}")
         overrides.append(f"total_steps={args.steps}")
+    if args.trust_run_dir and not args.resume:
+        raise UsageError("--trust-run-dir only applies to --resume")
+    run_dir = args.resume
     try:
         if args.resume:
             if args.seed is not None or args.run_dir:
                 raise UsageError("--seed and --run-dir cannot be used with --resume")
             modules[run_trainer(args.resume)].resume(args.resume, overrides,
-                                                     progress=not args.no_progress)
+                                                     progress=not args.no_progress,
+                                                     trust_run_dir=args.trust_run_dir)
             return 0
         if args.seed is not None:
             overrides.append(f"seed={args.seed}")
@@ -62,6 +71,13 @@ def cmd_train(args) -> int:
         modules[config["trainer"]].train(config, run_dir, progress=not args.no_progress)
     except (config_mod.ConfigError, trainer.RunError, ppo.RunError) as err:
         raise UsageError(str(err)) from None
+    except OSError as err:
+        # A full disk (or a lost mount) mid-run: one line, and how to go on. What was being
+        # written is discarded whole; the last complete checkpoint is intact.
+        what = f" writing {err.filename}" if err.filename else ""
+        print(f"catzoo: training stopped: {err.strerror or err}{what}; free the space and "
+              f"continue with: catzoo train --resume {run_dir}", file=sys.stderr)
+        return 1
     return 0
 
 

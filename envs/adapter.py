@@ -34,7 +34,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from catzoo.games.base import TERMINAL, GameState, IllegalActionError, OptionsError, build_options
+from catzoo.games.base import (
+    TERMINAL,
+    GameState,
+    IllegalActionError,
+    OptionsError,
+    build_options,
+    check_seed,
+)
 
 REWARDS = ("standing", "score")
 ILLEGAL = ("penalize", "raise")
@@ -112,9 +119,14 @@ class CatZooAECEnv(AECEnv):
     # --- episode --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game. ``seed`` fixes every chance event of this game and seeds the
-        stream from which later unseeded resets draw their games' seeds."""
+        stream from which later unseeded resets draw their games' seeds.
+
+        A seed follows gymnasium's rule (``np_random``: a non-negative integer or None);
+        anything else (negative, bool, float, string, NaN, a list) raises ``SeedError``
+        naming it, and leaves the env as it was."""
+        seed = check_seed(seed, f"{self.state_cls.game_name}: seed")
         if seed is not None:
-            game_seed = int(seed)
+            game_seed = seed
             self._seeds = None  # the stream for later unseeded resets, made when needed
             self._seed_origin = game_seed
         else:

@@ -114,8 +114,9 @@ untouched). `render_mode`: None, "ansi" or "human".
 ### Version history
 
 * v0: first release. Since then the engine is faster (both observations kept ready,
-  incremental scoring and legal cells) with the same observations, masks, rewards and
-  rules, so v0 games, logs and checkpoints are unchanged.
+  incremental scoring and legal cells; then the whole game compiled in one core, shared
+  with the batched engine `catzoo.vector`) with the same deals, observations, masks,
+  rewards and rules, so v0 games, logs and checkpoints are unchanged.
 """
 
 from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -42,30 +42,112 @@ class OptionsError(ValueError):
     """Unknown or invalid game options."""
 
 
+class ReplayError(ValueError):
+    """A log (or a replay file holding one) that is not a game of these rules: the message
+    names the field that is wrong."""
+
+
+class SeedError(ValueError):
+    """A seed that is not a non-negative integer or None."""
+
+
+class LoggedChance(tuple):
+    """Chance outcomes read from a log (``GameState.replay``), as opposed to outcomes a
+    rule scenario pins on purpose: each is held to every rule as the engine uses it."""
+
+
+def check_seed(seed, where: str = "seed") -> int | None:
+    """``seed`` as gymnasium's seeding takes it (``np_random``: a non-negative int or
+    None), stricter in refusing bools and integral floats, which it would silently take.
+    Returns it as a Python int (numpy integers are accepted)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise SeedError(f"{where}={seed!r} is not allowed: a seed is a non-negative integer "
+                        f"or None, not {type(seed).__name__}")
+    if seed < 0:
+        raise SeedError(f"{where}={seed!r} is not allowed: a seed is a non-negative integer "
+                        "or None (gymnasium's rule; a negative seed would deal the game of "
+                        "its absolute value)")
+    return int(seed)
+
+
 def options_from_json(options_cls: type, game: str, mapping: dict[str, Any]):
     """Options read back from JSON (a log, a checkpoint), whose lists were tuples."""
+    if not isinstance(mapping, dict):
+        raise OptionsError(f"{game}: options must be a mapping of names to values, "
+                           f"got {type(mapping).__name__}")
     return build_options(options_cls, game, _tupled(mapping))
 
 
 def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
-    """Create a frozen options dataclass, naming any unknown option and the known ones."""
+    """Create a frozen options dataclass, naming any unknown option and the known ones.
+
+    Each game's ``__post_init__`` checks its values' types and ranges and names the option;
+    a ``TypeError``/``ValueError`` that still escapes one is turned into an
+    ``OptionsError`` here, so a caller only ever has one error to catch."""
     known = [f.name for f in dataclasses.fields(options_cls)]
-    unknown = sorted(set(kwargs) - set(known))
+    unknown = sorted(set(map(str, kwargs)) - set(known))
     if unknown:
         raise OptionsError(
             f"unknown option(s) {', '.join(map(repr, unknown))} for {game}"
             f"{did_you_mean(unknown[0], known)}; known options: {', '.join(known)}"
         )
-    return options_cls(**kwargs)
+    try:
+        return options_cls(**kwargs)
+    except OptionsError:
+        raise
+    except (TypeError, ValueError, OverflowError) as err:
+        given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        raise OptionsError(f"{game}: options {given} are not valid: {err}") from None
 
 
 def check_choice(game: str, name: str, value: Any, allowed) -> None:
-    if value not in allowed:
+    """``value`` must be one of ``allowed`` and of its type (``2.0`` is not ``2``, nor
+    ``True`` ``1``)."""
+    if not any(type(value) is type(a) and value == a for a in allowed):
         hint = did_you_mean(value, map(str, allowed)) if isinstance(value, str) else ""
         raise OptionsError(
             f"{game}: option {name}={value!r} is not allowed{hint}; choose one of "
             f"{', '.join(map(repr, allowed))}"
         )
+
+
+def is_int(value) -> bool:
+    """A true integer: not a bool, not a float however integral."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_int(game: str, name: str, value: Any, low: int, high: int | None = None) -> None:
+    if not is_int(value) or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise OptionsError(f"{game}: option {name}={value!r} is not allowed; use an integer "
+                           f"{span}")
+
+
+def int_sequence(game: str, name: str, value: Any) -> tuple[int, ...]:
+    """A sequence option of integers, given as a sequence or a comma-separated string."""
+    if isinstance(value, str):
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        try:
+            return tuple(int(part) for part in parts)
+        except ValueError:
+            raise OptionsError(f"{game}: option {name}={value!r} must be whole numbers, "
+                               "comma-separated") from None
+    if not isinstance(value, (tuple, list)) or not all(is_int(v) for v in value):
+        raise OptionsError(f"{game}: option {name}={value!r} must be a sequence of whole "
+                           "numbers (or a comma-separated string of them)")
+    return tuple(value)
+
+
+def str_sequence(game: str, name: str, value: Any) -> tuple[str, ...]:
+    """A sequence option of names, given as a sequence or a comma-separated string."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if not isinstance(value, (tuple, list)) or not all(isinstance(v, str) for v in value):
+        raise OptionsError(f"{game}: option {name}={value!r} must be a sequence of names "
+                           "(or a comma-separated string of them)")
+    return tuple(value)
 
 
 class GameState:
@@ -89,10 +171,12 @@ class GameState:
     history: list[int]
     rng: random.Random
     _pinned_chance: list
+    _logged_chance: bool = False
 
     # --- construction ----------------------------------------------------------------
     @classmethod
-    def new(cls, options=None, seed: int | None = None, chance: list | None = None, **kwargs):
+    def new(cls, options=None, seed: int | None = None, chance: list | tuple | None = None,
+            **kwargs):
         """A new game. ``options`` is an options instance or None (then ``kwargs``).
 
         ``chance`` pins the chance outcomes (for example the deals) instead of drawing
@@ -102,12 +186,14 @@ class GameState:
             options = build_options(cls.options_cls, cls.game_name, kwargs)
         elif kwargs:
             raise OptionsError("pass either an options object or keyword options, not both")
+        seed = check_seed(seed, f"{cls.game_name}: seed")
         state = cls.__new__(cls)
         state.options = options
         state.seed = seed
         state.rng = random.Random(seed)
         state.chance = []
         state._pinned_chance = list(chance) if chance is not None else []
+        state._logged_chance = isinstance(chance, LoggedChance)
         state.history = []
         state._setup()
         return state
@@ -140,14 +226,24 @@ class GameState:
         if "master" in state:
             self._mv = self.master.data
 
-    def _draw_chance(self, draw):
+    def _draw_chance(self, draw, check=None, check_logged=None):
         """Return the next chance outcome: the pinned one if any, else ``draw(rng)``.
 
         Every outcome is recorded so that the action log replays the game exactly.
+        Outcomes that depend on the game so far (a card still in the supply) can only be
+        checked when they are used: ``check(outcome)``, when given, says (a string) why a
+        pinned outcome cannot be used at all, or None; ``check_logged(outcome)`` why one
+        read from a log is not one ``draw`` could give here (a scenario may pin outcomes
+        the shuffle would not give, to set up a position).
         """
         index = len(self.chance)
         if index < len(self._pinned_chance):
             outcome = self._pinned_chance[index]
+            problem = check(outcome) if check is not None else None
+            if not problem and check_logged is not None and self._logged_chance:
+                problem = check_logged(outcome)
+            if problem:
+                raise ReplayError(f"{self.game_name}: chance[{index}]: {problem}")
         else:
             outcome = draw(self.rng)
         self.chance.append(outcome)
@@ -217,8 +313,8 @@ class GameState:
         if not (self._legal >> int(action)) & 1:
             raise IllegalActionError(
                 f"{self.game_name}: action {action} ({self.action_to_string(int(action))}) is "
-                f"not legal for player {self.current_player}; legal actions: "
-                + ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.legal_actions())
+                f"not legal for player {self.current_player}; "
+                + describe_actions(self, self.legal_actions())
             )
 
     def is_terminal(self) -> bool:
@@ -337,18 +433,50 @@ class GameState:
 
     @classmethod
     def replay(cls, log: dict | str) -> GameState:
+        """The game of an action log, every field of it checked against the rules first
+        (``games/log_check.py`` and the game's own ``log_check`` module): a forged log
+        raises ``ReplayError`` naming the field, before anything reaches the engine."""
+        from catzoo.games.log_check import check_log, parse_log_text
+
         if isinstance(log, str):
-            log = cast(dict, json.loads(log))
-        if log.get("game") != cls.game_name:
-            raise ValueError(f"this log is of game {log.get('game')!r}, not {cls.game_name!r}")
-        options = options_from_json(cls.options_cls, cls.game_name, log["options"])
-        state = cls.new(options, seed=log.get("seed"), chance=_tupled(log.get("chance", [])))
-        for step, action in enumerate(log["actions"]):
+            log = parse_log_text(log)
+        options, seed, chance, actions = check_log(cls, log)
+        try:
+            state = cls.new(options, seed=seed, chance=LoggedChance(chance))
+        except (OptionsError, SeedError) as err:
+            raise ReplayError(f"{cls.game_name}: the log's set-up is not valid: {err}") from None
+        for step, action in enumerate(actions):
             try:
                 state.apply(action)
             except IllegalActionError as err:
-                raise ValueError(f"log does not replay: step {step}: {err}") from None
+                raise ReplayError(f"log does not replay: step {step}: {err}") from None
         return state
+
+
+# Up to this many legal actions are each named in an illegal-action message; more (a
+# Ledges build has hundreds) are summarised, so the message stays a few lines long.
+NAMED_ACTIONS = 12
+SUMMARY_RANGES = 6
+
+
+def describe_actions(state: GameState, actions: list[int]) -> str:
+    """``legal actions: 3 (play 4 as red), ...``, or for many actions their count, the
+    ranges they fall in and the first and last named."""
+    if len(actions) <= NAMED_ACTIONS:
+        return "legal actions: " + ", ".join(f"{a} ({state.action_to_string(a)})"
+                                              for a in actions)
+    ranges: list[list[int]] = []
+    for a in actions:
+        if ranges and a == ranges[-1][1] + 1:
+            ranges[-1][1] = a
+        else:
+            ranges.append([a, a])
+    shown = ", ".join(f"{lo}-{hi}" if hi > lo else str(lo) for lo, hi in ranges[:SUMMARY_RANGES])
+    if len(ranges) > SUMMARY_RANGES:
+        shown += f" and {len(ranges) - SUMMARY_RANGES} more ranges"
+    first, last = actions[0], actions[-1]
+    return (f"legal actions: {len(actions)} in all ({shown}), from {first} "
+            f"({state.action_to_string(first)}) to {last} ({state.action_to_string(last)})")
 
 
 # Masks already built, per action-space size, keyed by the legal bit set.

@@ -74,6 +74,7 @@ ctypedef struct Batch:
     float* final_returns
     int64_t* seeds
     double* last_scores     # [N, P] the scores before the step (score rewards)
+    uint8_t* bad            # [N] scratch: slot i's action is bad (threaded check)
 
 
 cdef inline void _seed_game(Batch* b, Py_ssize_t i) noexcept nogil:
@@ -151,14 +152,24 @@ cdef inline void _step_slot(Batch* b, Py_ssize_t i, int action) noexcept nogil:
     _write_slot(b, i)
 
 
+cdef inline bint _bad_action(Batch* b, Py_ssize_t i, int64_t a) noexcept nogil:
+    return a < 0 or a >= b.num_actions or not game_is_legal(&b.games[i], b.c, <int>a)
+
+
 cdef Py_ssize_t _first_bad(Batch* b, const int64_t* actions) noexcept nogil:
     """The first slot whose action is out of range or illegal, or -1 (checked before
-    anything is stepped)."""
+    anything is stepped). With threads, each thread checks the slots it steps (the same
+    static split), so that no game's memory moves to another core to be checked."""
     cdef Py_ssize_t i
-    cdef int64_t a
+    if b.threads > 1:
+        for i in prange(b.n, num_threads=b.threads, schedule="static"):
+            b.bad[i] = _bad_action(b, i, actions[i])
+        for i in range(b.n):
+            if b.bad[i]:
+                return i
+        return -1
     for i in range(b.n):
-        a = actions[i]
-        if a < 0 or a >= b.num_actions or not game_is_legal(&b.games[i], b.c, <int>a):
+        if _bad_action(b, i, actions[i]):
             return i
     return -1
 
@@ -190,7 +201,7 @@ cdef class BatchCore:
     cdef Batch b
     cdef readonly CoreConfig config
     cdef readonly object obs, mask, player, rewards, done, final_scores, final_returns, seeds
-    cdef object _last_scores
+    cdef object _last_scores, _bad
     cdef readonly bint has_reset
 
     def __cinit__(self, CoreConfig config, Py_ssize_t num_envs, int reward_mode, int threads):
@@ -224,6 +235,7 @@ cdef class BatchCore:
         self.final_returns = _np.zeros((num_envs, P), _np.float32)
         self.seeds = _np.zeros(num_envs, _np.int64)
         self._last_scores = _np.zeros((num_envs, P), _np.float64)
+        self._bad = _np.zeros(num_envs, _np.uint8)
         cdef float[:, ::1] obs = self.obs
         cdef int8_t[:, ::1] mask = self.mask
         cdef int32_t[::1] player = self.player
@@ -233,9 +245,10 @@ cdef class BatchCore:
         cdef float[:, ::1] final_returns = self.final_returns
         cdef int64_t[::1] seeds = self.seeds
         cdef double[:, ::1] last = self._last_scores
+        cdef uint8_t[::1] bad = self._bad
         b.obs, b.mask, b.player, b.rewards = &obs[0, 0], &mask[0, 0], &player[0], &rewards[0, 0]
         b.done, b.final_scores, b.final_returns = &done[0], &final_scores[0, 0], &final_returns[0, 0]
-        b.seeds, b.last_scores = &seeds[0], &last[0, 0]
+        b.seeds, b.last_scores, b.bad = &seeds[0], &last[0, 0], &bad[0]
         self.has_reset = False
 
     def __dealloc__(self):

@@ -8,7 +8,8 @@ what is not per step: options, the action log (``history``), the chance record
 
 A core module provides, besides the C interface of batch.pxi:
 
-* ``make_config(options) -> CoreConfig`` (this module caches one per options);
+* ``make_config(options) -> CoreConfig`` (this module caches one per options), whose
+  ``options`` attribute is the options object it was built from;
 * ``Core.new(config, seed, pinned) -> Core``: a new game, its generator seeded as
   ``random.Random(seed)`` is (``seed`` any int), the first ``len(pinned)`` chance outcomes
   taken from ``pinned`` (validated there) before the generator deals;
@@ -31,6 +32,7 @@ holds the others to that rule).
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 from functools import lru_cache
 from types import ModuleType
@@ -38,7 +40,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from catzoo.games.base import GameState, OptionsError, build_options
+from catzoo.games.base import GameState, OptionsError, build_options, check_seed
+
+
+def _listed(value):
+    """Tuples as lists, as in the JSON logs the games' log checks read."""
+    if isinstance(value, (list, tuple)):
+        return [_listed(v) for v in value]
+    return value
 
 
 @lru_cache(maxsize=256)
@@ -57,16 +66,24 @@ class CompiledState(GameState):
 
     @classmethod
     def new(cls, options=None, seed: int | None = None, chance: list | None = None, **kwargs):
-        """A new game (see ``GameState.new``). ``seed`` None: a seed drawn from the
-        system's entropy, as ``random.Random(None)`` would."""
+        """A new game (see ``GameState.new``): ``seed`` a non-negative int (or None: a seed
+        drawn from the system's entropy, as ``random.Random(None)`` would); pinned chance
+        outcomes checked by the game's ``log_check.check_chance`` first."""
         if options is None:
             options = build_options(cls.options_cls, cls.game_name, kwargs)
         elif kwargs:
             raise OptionsError("pass either an options object or keyword options, not both")
+        seed = check_seed(seed, f"{cls.game_name}: seed")
+        pinned = list(chance) if chance is not None else []
+        if pinned:
+            # the rules of a chance outcome are the game's log checks (ReplayError names
+            # the field); the core guards its C arrays again before copying them in
+            checks = importlib.import_module(f"catzoo.games.{cls.game_name}.log_check")
+            checks.check_chance(options, _listed(pinned))
         state = cls.__new__(cls)
         state.options = options
         state.seed = seed
-        state._pinned_chance = pinned = tuple(chance) if chance is not None else ()
+        state._pinned_chance = pinned
         game_seed = random.SystemRandom().getrandbits(64) if seed is None else seed
         state._use_core(cls.core_module.Core.new(core_config(cls.core_module, options),
                                                  game_seed, pinned))
@@ -83,7 +100,7 @@ class CompiledState(GameState):
         state = cls.__new__(cls)
         state.options = core.config.options
         state.seed = None
-        state._pinned_chance = ()
+        state._pinned_chance = []
         state._use_core(core)
         state.chance = []
         state.history = []

@@ -27,12 +27,18 @@ cdef inline void mt_init_genrand(MT* mt, uint32_t s) noexcept nogil:
     mt.index = MT_N
 
 
+# init_by_array starts from init_genrand(19650218): computed once (the batched engine seeds
+# a generator per game, and this is a third of a seeding's work).
+cdef MT _MT_BASE
+mt_init_genrand(&_MT_BASE, 19650218u)
+
+
 cdef inline void mt_seed_words(MT* mt, const uint32_t* key, int keylen) noexcept nogil:
     """CPython's init_by_array: ``random.seed(n)`` for an int n uses the 32-bit words of
     abs(n), least significant first (one word, 0, for n = 0)."""
     cdef int i = 1, j = 0, k
     cdef uint32_t* s = mt.state
-    mt_init_genrand(mt, 19650218u)
+    mt[0] = _MT_BASE
     k = MT_N if MT_N > keylen else keylen
     while k:
         s[i] = <uint32_t>((s[i] ^ ((s[i - 1] ^ (s[i - 1] >> 30)) * 1664525u)) + key[j] + <uint32_t>j)

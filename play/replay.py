@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from catzoo.games import safe_json
+from catzoo.games.base import ReplayError
+from catzoo.games.log_check import MAX_LOG_BYTES
 from catzoo.games.registry import UnknownGameError, get_game
 
 FORMAT = "catzoo-replay"
 VERSION = 1
-
-
-class ReplayError(ValueError):
-    """A file that is not a CatZoo replay, or whose log does not replay."""
+# A replay is its log plus seat names and the result.
+MAX_REPLAY_BYTES = MAX_LOG_BYTES + 2**16
 
 
 @dataclass
@@ -50,11 +51,11 @@ class Replay:
         return get_game(self.game).engine_class()
 
     def state(self):
-        """The game at its last recorded action."""
+        """The game at its last recorded action (every field of the log checked first)."""
         try:
             return self.engine_class().replay(self.log)
-        except (KeyError, TypeError) as err:
-            raise ReplayError(f"the replay's log is incomplete: {err}") from None
+        except ReplayError:
+            raise
         except ValueError as err:
             raise ReplayError(str(err)) from None
 
@@ -106,19 +107,18 @@ def _as_replay(value, seats) -> Replay:
 
 
 def load_replay(path) -> Replay:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as err:
-        raise ReplayError(f"cannot read replay {path}: {err.strerror or err}") from None
-    return parse_replay(text, str(path))
+    """The replay in file ``path``; its size is bounded before it is read."""
+    data = safe_json.load_file(path, limit=MAX_REPLAY_BYTES, source=f"replay {path}",
+                               error=ReplayError)
+    return _from_data(data, str(path))
 
 
-def parse_replay(text: str, source: str = "replay") -> Replay:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ReplayError(f"{source} is not JSON: {err}") from None
+def parse_replay(text: str | bytes, source: str = "replay") -> Replay:
+    return _from_data(safe_json.loads(text, limit=MAX_REPLAY_BYTES, source=source,
+                                      error=ReplayError), source)
+
+
+def _from_data(data, source: str) -> Replay:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{source} is not a CatZoo replay (no \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
@@ -134,8 +134,17 @@ def parse_replay(text: str, source: str = "replay") -> Replay:
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise ReplayError(f"{source}: \"seats\" must be a list of names")
-    replay = Replay(log, seats, data.get("result"))
-    state = replay.state()
+    result = data.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise ReplayError(f"{source}: \"result\" must be an object (scores, winners) or null")
+    replay = Replay(log, seats, result)
+    try:
+        state = replay.state()
+    except ReplayError as err:
+        raise ReplayError(f"{source}: {err}") from None
+    if len(seats) != state.num_players:
+        raise ReplayError(f"{source}: \"seats\" names {len(seats)} players; the game has "
+                          f"{state.num_players}")
     if (replay.result is not None and state.is_terminal()
             and _plain(state.scores()) != replay.result.get("scores")):
             raise ReplayError(f"{source}: the log replays to scores {_plain(state.scores())}, "

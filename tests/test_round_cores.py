@@ -1,4 +1,4 @@
-"""The compiled rules cores (``round_core.pyx`` of Cat in the Box and Lunar) and the
+"""The compiled rules cores (``core.pyx`` of Cat in the Box and Lunar) and the
 compiled shuffles: copies that share nothing, state that survives pickling and
 ``fields``/``load``, and the errors they raise on bad input."""
 

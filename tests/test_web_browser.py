@@ -167,7 +167,11 @@ def play_until(url: str, token: str, stop, limit: int = 800) -> dict:
 
 
 def open_seat(page, url: str, token: str) -> None:
-    page.goto(f"{url}/play#{token}")
+    target = f"{url}/play#{token}"
+    if page.url == target:  # the same URL again is a same-document navigation: no reload,
+        page.reload()       # and the page would still show the turn it had
+    else:
+        page.goto(target)
     page.wait_for_selector("body:not([data-state='loading'])", state="attached")
 
 

@@ -66,7 +66,8 @@ async def play_all(url: str) -> list[str]:
 def test_fifty_concurrent_games():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        server = ServerThread(bot_delay=0, max_games=GAMES)
+        # One test client plays all 50: the per-client limit must not be what stops it.
+        server = ServerThread(bot_delay=0, max_games=GAMES, max_games_per_client=GAMES + 1)
     with server as url:
         assert url.startswith("http://127.0.0.1:")
         played = asyncio.run(play_all(url))

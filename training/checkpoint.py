@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from catzoo.games import safe_json
 from catzoo.training.policy_net import ACTIVATIONS, MLPPolicy, expected_shapes
 
 FORMAT = 1
@@ -34,11 +35,23 @@ META = "policy.json"
 REQUIRED = ("format", "game", "env_version", "num_players", "env_options", "reward",
             "observation_size", "num_actions", "architecture", "weights_sha256")
 MAX_WEIGHTS_BYTES = 512 * 2**20
+# policy.json holds names, sizes and a few figures (a few KB): anything past this is refused
+# before it is parsed (a 20 MB one cost 430 MB of memory to parse).
+MAX_META_BYTES = 2**20
+# The type of each required field (bool is refused where an int is wanted); the
+# architecture is checked whole by load_policy.
+FIELD_TYPES = {"format": int, "game": str, "env_version": int, "num_players": int,
+               "env_options": dict, "reward": str, "observation_size": int,
+               "num_actions": int, "weights_sha256": str}
 SHIPPED = "shipped:"
 
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be loaded; the message says which file and why."""
+
+
+class _Unreadable(Exception):
+    pass
 
 
 def _fsync_dir(path: Path) -> None:
@@ -158,15 +171,23 @@ def read_meta(path: str | Path) -> dict:
     for name in (META, WEIGHTS):
         if not (path / name).is_file():
             raise CheckpointError(f"checkpoint {str(path)!r} is missing {name}")
+    where = f"checkpoint {str(path)!r}"
     try:
-        meta = json.loads((path / META).read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not JSON: {err})") from None
+        meta = safe_json.load_file(path / META, limit=MAX_META_BYTES, source="it",
+                                   error=_Unreadable)
+    except _Unreadable as err:
+        raise CheckpointError(f"{where}: {META} is corrupt ({err})") from None
     if not isinstance(meta, dict):
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} is corrupt (not a JSON object)")
+        raise CheckpointError(f"{where}: {META} is corrupt (not a JSON object)")
     missing = [k for k in REQUIRED if k not in meta]
     if missing:
-        raise CheckpointError(f"checkpoint {str(path)!r}: {META} lacks {', '.join(missing)}")
+        raise CheckpointError(f"{where}: {META} lacks {', '.join(missing)}")
+    for key, kind in FIELD_TYPES.items():
+        value = meta[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise CheckpointError(f"{where}: {META} field {key!r} must be a "
+                                  f"{'JSON object' if kind is dict else kind.__name__}, "
+                                  f"got {type(value).__name__}")
     if meta["format"] != FORMAT:
         raise CheckpointError(
             f"checkpoint {str(path)!r} has format {meta['format']!r}; this CatZoo reads {FORMAT}"
@@ -287,3 +308,181 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
     name = str(spec) if shipped else f"checkpoint:{path.name}"
     return MLPPolicy(weights, arch["hidden"], arch["activation"], deterministic=deterministic,
                      seed=seed, name=name, meta=meta)
+
+
+# --- training state: what a run resumes from, without pickle -------------------------------
+# A trainer's state (weights, optimizer moments, counters, random generators) is a tree of
+# dicts, lists, tuples, scalars and arrays. It is written as safetensors (the arrays) plus
+# JSON (the tree, each array replaced by its name), the two formats a policy checkpoint
+# already uses, so resuming a run directory from a stranger can at worst fail, never run
+# code (SB3's own .zip holds pickles). Dict keys keep their type (optimizer states are keyed
+# by int), so dicts are written as lists of [key, value] pairs.
+TRAINER_TENSORS = "trainer.safetensors"
+TRAINER_STATE = "trainer.json"
+TRAINER_FORMAT = 1
+MAX_TRAINER_BYTES = 4 * MAX_WEIGHTS_BYTES  # weights, two Adam moments and some
+MAX_TRAINER_JSON_BYTES = 16 * 2**20
+
+
+def pack_state(obj) -> tuple[object, dict[str, np.ndarray]]:
+    """``obj`` as a JSON tree and the arrays (numpy or torch) it holds, by name."""
+    tensors: dict[str, np.ndarray] = {}
+
+    def pack(value):
+        if value is None or isinstance(value, (bool, int, str)):
+            return value
+        if isinstance(value, float):
+            if not np.isfinite(value):
+                return {"float": repr(value)}  # JSON has no NaN or infinity
+            return value
+        if isinstance(value, np.generic):
+            return pack(value.item())
+        if isinstance(value, np.ndarray) or hasattr(value, "detach"):
+            name = f"t{len(tensors)}"
+            kind = "numpy" if isinstance(value, np.ndarray) else "torch"
+            array = value if kind == "numpy" else value.detach().cpu().numpy()
+            tensors[name] = np.array(array, copy=True, order="C")  # keeps 0-d arrays 0-d
+            return {"tensor": name, "kind": kind}
+        if isinstance(value, dict):
+            return {"dict": [[pack(k), pack(v)] for k, v in value.items()]}
+        if isinstance(value, tuple):
+            return {"tuple": [pack(v) for v in value]}
+        if isinstance(value, list):
+            return [pack(v) for v in value]
+        raise TypeError(f"cannot write a {type(value).__name__} into a training state")
+
+    return pack(obj), tensors
+
+
+def unpack_state(tree, tensors: dict[str, np.ndarray], as_torch=None):
+    """The inverse of ``pack_state``; ``as_torch`` turns arrays written from torch tensors
+    back into tensors (``torch.from_numpy``). A malformed tree raises ``CheckpointError``."""
+
+    def unpack(value):
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        if isinstance(value, list):
+            return [unpack(v) for v in value]
+        if isinstance(value, dict) and len(value) in (1, 2):
+            if "tensor" in value:
+                array = tensors.get(value["tensor"])
+                if array is None:
+                    raise CheckpointError(f"{TRAINER_STATE} names a tensor "
+                                          f"{value['tensor']!r} that {TRAINER_TENSORS} lacks")
+                return as_torch(array) if value.get("kind") == "torch" and as_torch else array
+            if "dict" in value and isinstance(value["dict"], list):
+                pairs = [unpack(p) for p in value["dict"]]
+                if not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+                    raise CheckpointError(f"{TRAINER_STATE}: a mapping is not a list of pairs")
+                return {k: v for k, v in pairs}
+            if "tuple" in value and isinstance(value["tuple"], list):
+                return tuple(unpack(v) for v in value["tuple"])
+            if value.get("float") in ("nan", "inf", "-inf"):
+                return float(value["float"])
+        raise CheckpointError(f"{TRAINER_STATE}: unexpected value {str(value)[:80]!r}")
+
+    try:
+        return unpack(tree)
+    except RecursionError:
+        raise CheckpointError(f"{TRAINER_STATE} is nested too deeply") from None
+
+
+def save_trainer_state(directory: str | Path, state) -> None:
+    """Write ``state`` into ``directory`` (which exists) as TRAINER_TENSORS + TRAINER_STATE,
+    each flushed to disk; the JSON holds the tensors' SHA-256."""
+    from safetensors.numpy import save
+
+    directory = Path(directory)
+    tree, tensors = pack_state(state)
+    blob = save(tensors)
+    record = {"format": TRAINER_FORMAT, "tensors_sha256": hashlib.sha256(blob).hexdigest(),
+              "state": tree}
+    for name, data in ((TRAINER_TENSORS, blob), (TRAINER_STATE, json.dumps(record).encode())):
+        with open(directory / name, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def load_trainer_state(directory: str | Path, as_torch=None):
+    """The state ``save_trainer_state`` wrote in ``directory``; every size is bounded and
+    the tensors must match their recorded SHA-256, else ``CheckpointError``."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    directory = Path(directory)
+    where = f"training checkpoint {str(directory)!r}"
+    for name in (TRAINER_STATE, TRAINER_TENSORS):
+        if not (directory / name).is_file():
+            raise CheckpointError(f"{where} is missing {name}")
+    try:
+        record = safe_json.load_file(directory / TRAINER_STATE, limit=MAX_TRAINER_JSON_BYTES,
+                                     source="it", error=_Unreadable)
+    except _Unreadable as err:
+        raise CheckpointError(f"{where}: {TRAINER_STATE} is corrupt ({err})") from None
+    if (not isinstance(record, dict) or record.get("format") != TRAINER_FORMAT
+            or not isinstance(record.get("tensors_sha256"), str) or "state" not in record):
+        raise CheckpointError(f"{where}: {TRAINER_STATE} is not a CatZoo training state "
+                              f"(format {TRAINER_FORMAT})")
+    size = (directory / TRAINER_TENSORS).stat().st_size
+    if size > MAX_TRAINER_BYTES:
+        raise CheckpointError(f"{where}: {TRAINER_TENSORS} is {size} bytes, more than any "
+                              "CatZoo training state")
+    blob = (directory / TRAINER_TENSORS).read_bytes()
+    if hashlib.sha256(blob).hexdigest() != record["tensors_sha256"]:
+        raise CheckpointError(f"{where}: {TRAINER_TENSORS} does not match the SHA-256 "
+                              f"recorded in {TRAINER_STATE} (truncated, corrupted or replaced)")
+    try:
+        tensors = load(blob)
+    except (SafetensorError, ValueError, OSError) as err:
+        raise CheckpointError(f"{where}: {TRAINER_TENSORS} is not valid safetensors ({err})") \
+            from None
+    try:
+        return unpack_state(record["state"], tensors, as_torch)
+    except CheckpointError as err:
+        raise CheckpointError(f"{where}: {err}") from None
+
+
+# --- checkpoint directories: atomic, and what a kill leaves behind --------------------------
+TEMPORARY_PREFIX = ".tmp-"
+
+
+def write_directory(final: str | Path, write) -> Path:
+    """Build the directory ``final`` atomically: ``write(tmp)`` fills a temporary sibling
+    (``.tmp-<name>-<pid>``), which is renamed into place once complete. On any failure (a
+    full disk) the temporary directory is removed and the error raised; a kill leaves it
+    behind, and ``remove_temporaries`` clears it at the next start."""
+    final = Path(final)
+    tmp = final.parent / f"{TEMPORARY_PREFIX}{final.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        tmp.mkdir()
+        write(tmp)
+        _fsync_dir(tmp)
+        os.rename(tmp, final)
+        _fsync_dir(final.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def remove_temporaries(directory: str | Path) -> list[str]:
+    """Remove what interrupted atomic writes left in ``directory`` (``.tmp-*`` checkpoint
+    directories, ``save_policy``'s ``.<name>.tmp-*`` and ``.<name>.old-*``, and
+    ``atomic_write_text``'s ``.<name>.*.tmp``): never complete, so never resumed from.
+    Returns their names."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    removed = []
+    for entry in directory.iterdir():
+        name = entry.name
+        if name.startswith(TEMPORARY_PREFIX) or (name.startswith(".") and (
+                ".tmp-" in name or ".old-" in name or name.endswith(".tmp"))):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed.append(name)
+    return sorted(removed)

@@ -232,18 +232,106 @@ def load(path: str | Path, overrides=()) -> dict:
 
 
 def _proportions(name: str, mapping: dict, keys: tuple[str, ...]) -> None:
-    unknown = sorted(set(mapping) - set(keys))
+    unknown = sorted(set(map(str, mapping)) - set(keys))
     if unknown:
         raise ConfigError(f"{name}: unknown key(s) {', '.join(unknown)}"
                           f"{did_you_mean(unknown[0], keys)}; use {', '.join(keys)}")
     for k, v in mapping.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-            raise ConfigError(f"{name}.{k} must be a non-negative number, got {v!r}")
+        if (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+                or v < 0):
+            raise ConfigError(f"{name}.{k}={v!r} is not allowed; allowed: a finite "
+                              "non-negative number (a proportion)")
     if sum(mapping.values()) <= 0:
         raise ConfigError(f"{name}: the proportions must not all be zero")
 
 
+# The range of every numeric config value: (low, high, low is excluded). Each is checked
+# before anything is created, so a bad value is one line naming the key, not a traceback
+# from deep inside a trainer. The PPO keys are those any PPO trainer reads.
+MAX_SEED = 2**31 - 1  # seeds + 7919 * session + env rank stay under numpy's 2**32
+RANGES: dict[str, tuple[float, float, bool]] = {
+    "seed": (0, MAX_SEED, False),
+    "total_steps": (1, 10**12, False),
+    "torch_threads": (1, 256, False),
+    "checkpoint_interval": (1, 10**12, False),
+    "vec_env.n_envs": (1, 1024, False),
+    "ppo.learning_rate": (0.0, 1.0, True),
+    "ppo.n_steps": (1, 10**7, False),
+    "ppo.batch_size": (2, 10**7, False),  # SB3 normalises advantages over a batch
+    "ppo.n_epochs": (1, 1000, False),
+    "ppo.gamma": (0.0, 1.0, False),
+    "ppo.gae_lambda": (0.0, 1.0, False),
+    "ppo.clip_range": (0.0, 1.0, True),
+    "ppo.ent_coef": (0.0, 1.0, False),
+    "ppo.vf_coef": (0.0, 100.0, False),
+    "ppo.max_grad_norm": (0.0, 1e6, True),
+    "ppo.target_kl": (0.0, 100.0, False),
+    "league.snapshot_interval": (1, 10**12, False),
+    "league.max_snapshots": (1, 10**6, False),
+    "league.partner_refresh_interval": (1, 10**12, False),
+    "league.weighted_power": (0.0, 100.0, False),
+    "eval.interval": (1, 10**12, False),
+    "eval.games": (0, 10**7, False),
+    "imitation.games": (0, 10**7, False),
+    "imitation.epochs": (1, 1000, False),
+    "imitation.batch_size": (1, 10**7, False),
+    "imitation.learning_rate": (0.0, 1.0, True),
+    "imitation.vf_coef": (0.0, 100.0, False),
+    "imitation.max_grad_norm": (0.0, 1e6, True),
+    "vector.num_envs": (1, 1 << 20, False),
+    "vector.threads": (1, 256, False),
+    "ppo.rollout_steps": (1, 10**6, False),
+    "ppo.num_minibatches": (1, 10**6, False),
+    "league.active": (1, 10**6, False),
+    "league.self_play": (0.0, 1.0, False),
+}
+# The keys each trainer has (the rest of RANGES belongs to the other one).
+SB3_ONLY = ("vec_env.n_envs", "ppo.n_steps", "ppo.batch_size",
+            "league.partner_refresh_interval", "imitation.")
+PPO_ONLY = ("vector.", "ppo.rollout_steps", "ppo.num_minibatches", "league.active",
+            "league.self_play")
+TRAINER_RANGES = {
+    "sb3": [k for k in RANGES if not k.startswith(PPO_ONLY)],
+    "ppo": [k for k in RANGES if not k.startswith(SB3_ONLY)],
+}
+MAX_LAYERS, MAX_WIDTH = 16, 8192
+
+
+def _get(config: dict, key: str):
+    node = config
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def check_ranges(config: dict, keys=RANGES) -> None:
+    """Every key of ``keys`` in ``config`` within its range (a finite number)."""
+    for key in keys:
+        low, high, open_low = RANGES[key]
+        value = _get(config, key)
+        ok = (not isinstance(value, bool) and isinstance(value, (int, float))
+              and math.isfinite(value) and (low < value if open_low else low <= value)
+              and value <= high)
+        if not ok:
+            kind = "an integer" if isinstance(low, int) else "a number"
+            lo, hi = (f"{x:,}" if isinstance(x, int) else f"{x:g}" for x in (low, high))
+            span = f"greater than {lo} and at most {hi}" if open_low else f"from {lo} to {hi}"
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                need = "a finite number"
+            elif value > high:
+                need = f"at most {hi}"
+            elif low == 0:
+                need = "positive" if open_low else "non-negative"
+            else:
+                need = "positive" if low == 1 else f"at least {lo}"
+            raise ConfigError(f"{key} must be {need}, got {value!r}; allowed: {kind} {span}")
+
+
 def validate(config: dict) -> dict:
+    """Check every value of a resolved config (type, range, and what the game accepts);
+    ``ConfigError`` names the first bad key and the allowed values. Nothing is created."""
+    from catzoo.envs.adapter import REWARDS
+    from catzoo.games.base import OptionsError, build_options
     from catzoo.games.registry import UnknownGameError, get_game
 
     if not config["game"]:
@@ -261,28 +349,40 @@ def validate(config: dict) -> dict:
             f"env.num_players={env['num_players']}: {info.name} is played by "
             f"{', '.join(map(str, info.players))} players"
         )
+    if env["reward"] not in REWARDS:
+        raise ConfigError(f"env.reward={env['reward']!r} is not allowed; allowed: "
+                          f"{', '.join(REWARDS)}")
     if "num_players" in env["options"]:
         raise ConfigError("give the player count as env.num_players, not in env.options")
     n = env["num_players"]
+    engine = info.engine_class()
+    try:
+        options = build_options(engine.options_cls, info.name,
+                                {"num_players": n, **env["options"]})
+    except OptionsError as err:
+        raise ConfigError(f"env.options: {err}") from None
     if not config["teams"]:
         # The engine knows its partnerships (GameState.teams): a config that leaves them
         # out must not train a partner as an opponent.
-        probe = info.engine_class().new(seed=0, num_players=n, **env["options"])
+        probe = engine.new(options, seed=0)
         config["teams"] = [list(t) for t in probe.teams() if len(t) > 1]
     seen: set[int] = set()
     for team in config["teams"]:
-        if not isinstance(team, list) or not all(isinstance(s, int) for s in team):
+        if not isinstance(team, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in team):
             raise ConfigError(f"teams: each team must be a list of seat numbers, got {team!r}")
         for s in team:
             if not 0 <= s < n or s in seen:
                 raise ConfigError(f"teams: seat {s} is out of range 0..{n - 1} or in two teams")
             seen.add(s)
-    for key in ("total_steps", "checkpoint_interval", "torch_threads"):
-        if config[key] <= 0:
-            raise ConfigError(f"{key} must be positive, got {config[key]}")
+    check_ranges(config, TRAINER_RANGES[config["trainer"]])
     net = config["network"]
-    if not net["hidden"] or not all(isinstance(h, int) and h > 0 for h in net["hidden"]):
-        raise ConfigError(f"network.hidden must be a list of positive ints, got {net['hidden']!r}")
+    hidden = net["hidden"]
+    if (not hidden or len(hidden) > MAX_LAYERS or not all(
+            isinstance(h, int) and not isinstance(h, bool) and 0 < h <= MAX_WIDTH
+            for h in hidden)):
+        raise ConfigError(f"network.hidden={hidden!r} is not allowed; allowed: a list of 1 to "
+                          f"{MAX_LAYERS} layer widths, each an integer from 1 to {MAX_WIDTH}")
     if net["activation"] not in ACTIVATIONS:
         raise ConfigError(f"network.activation={net['activation']!r}; use {', '.join(ACTIVATIONS)}")
     league = config["league"]
@@ -295,8 +395,6 @@ def validate(config: dict) -> dict:
                               "league or random a share of the opponents")
     _proportions("league.mix", league["mix"], MIX_KEYS)
     _proportions("league.scheme", league["scheme"], SCHEME_KEYS)
-    if config["eval"]["interval"] <= 0 or config["eval"]["games"] < 0:
-        raise ConfigError("eval.interval must be positive and eval.games non-negative")
     if config["trainer"] == "ppo":
         _validate_ppo(config, info)
     else:
@@ -304,38 +402,13 @@ def validate(config: dict) -> dict:
     return config
 
 
-def _in_range(name: str, value, low, high, *, low_open: bool = False) -> None:
-    if math.isnan(value) or value < low or (low_open and value == low) or value > high:
-        bounds = f"{'(' if low_open else '['}{low}, {high}]"
-        raise ConfigError(f"{name} must be in {bounds}, got {value!r}")
-
-
 def _validate_ppo(config: dict, info) -> None:
-    """The batched trainer's keys (catzoo.training.ppo), each against its allowed range."""
+    """The batched trainer's keys (catzoo.training.ppo) beyond their ranges."""
     from catzoo.policies.registry import UnknownPolicyError, make_policy
 
-    vec, ppo, league = config["vector"], config["ppo"], config["league"]
+    vec, ppo = config["vector"], config["ppo"]
     if config["network"]["critic"] not in ("separate", "shared"):
         raise ConfigError(f"network.critic={config['network']['critic']!r}; use separate or shared")
-    for name, value in (("vector.num_envs", vec["num_envs"]), ("vector.threads", vec["threads"]),
-                        ("ppo.rollout_steps", ppo["rollout_steps"]),
-                        ("ppo.num_minibatches", ppo["num_minibatches"]),
-                        ("ppo.n_epochs", ppo["n_epochs"]),
-                        ("league.snapshot_interval", league["snapshot_interval"]),
-                        ("league.max_snapshots", league["max_snapshots"]),
-                        ("league.active", league["active"])):
-        if value <= 0:
-            raise ConfigError(f"{name} must be positive, got {value}")
-    _in_range("ppo.learning_rate", ppo["learning_rate"], 0.0, 1.0, low_open=True)
-    _in_range("ppo.gamma", ppo["gamma"], 0.0, 1.0)
-    _in_range("ppo.gae_lambda", ppo["gae_lambda"], 0.0, 1.0)
-    _in_range("ppo.clip_range", ppo["clip_range"], 0.0, 10.0, low_open=True)
-    _in_range("ppo.ent_coef", ppo["ent_coef"], 0.0, 10.0)
-    _in_range("ppo.vf_coef", ppo["vf_coef"], 0.0, 100.0)
-    _in_range("ppo.max_grad_norm", ppo["max_grad_norm"], 0.0, 1e6, low_open=True)
-    _in_range("ppo.target_kl", ppo["target_kl"], 0.0, 10.0)
-    _in_range("league.self_play", league["self_play"], 0.0, 1.0)
-    _in_range("league.weighted_power", league["weighted_power"], 0.0, 100.0)
     if ppo["num_minibatches"] > vec["num_envs"] * ppo["rollout_steps"]:
         raise ConfigError("ppo.num_minibatches must not exceed vector.num_envs * ppo.rollout_steps")
     for opp in config["eval"]["opponents"]:
@@ -352,12 +425,6 @@ def _validate_sb3(config: dict, info) -> None:
     """The stable-baselines3 path's keys (catzoo.training.trainer)."""
     if config["vec_env"]["kind"] not in VEC_KINDS:
         raise ConfigError(f"vec_env.kind={config['vec_env']['kind']!r}; use {', '.join(VEC_KINDS)}")
-    if config["vec_env"]["n_envs"] <= 0:
-        raise ConfigError("vec_env.n_envs must be positive")
-    league = config["league"]
-    for key in ("snapshot_interval", "max_snapshots", "partner_refresh_interval"):
-        if league[key] <= 0:
-            raise ConfigError(f"league.{key} must be positive, got {league[key]}")
     ppo = config["ppo"]
     if ppo["batch_size"] > ppo["n_steps"] * config["vec_env"]["n_envs"]:
         raise ConfigError("ppo.batch_size must not exceed ppo.n_steps * vec_env.n_envs")
@@ -367,13 +434,6 @@ def _validate_sb3(config: dict, info) -> None:
     if info.heuristic is None:  # nothing to evaluate against but random
         config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
     imitation = config["imitation"]
-    if imitation["games"] < 0:
-        raise ConfigError(f"imitation.games must be non-negative, got {imitation['games']}")
-    for key in ("epochs", "batch_size", "learning_rate", "max_grad_norm"):
-        if imitation[key] <= 0:
-            raise ConfigError(f"imitation.{key} must be positive, got {imitation[key]}")
-    if imitation["vf_coef"] < 0:
-        raise ConfigError(f"imitation.vf_coef must be non-negative, got {imitation['vf_coef']}")
     if imitation["games"] > 0:
         from catzoo.policies.registry import available_policies, parse_spec
 

@@ -12,13 +12,24 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 
-from catzoo.training.checkpoint import atomic_write_text, load_policy, save_policy
+from catzoo.games import safe_json
+from catzoo.training.checkpoint import CheckpointError, atomic_write_text, load_policy, save_policy
 
 MANIFEST = "league.json"
+MAX_MANIFEST_BYTES = 16 * 2**20
+
+
+def read_manifest(path: Path) -> dict:
+    data = safe_json.load_file(path, limit=MAX_MANIFEST_BYTES, error=CheckpointError)
+    if (not isinstance(data, dict) or not isinstance(data.get("snapshots"), list)
+            or not isinstance(data.get("stats"), dict)):
+        raise CheckpointError(f"{path} is not a league manifest")
+    return data
 KEEP_PARTNERS = 3  # older partner copies are deleted; workers may still be loading the last
 
 
@@ -44,7 +55,7 @@ class League:
         self.dir.mkdir(parents=True, exist_ok=True)
         path = self.dir / MANIFEST
         if path.exists():
-            self.data = json.loads(path.read_text())
+            self.data = read_manifest(path)
         else:
             self.data = {"snapshots": [], "partner": None, "stats": {}}
 
@@ -66,16 +77,24 @@ class League:
         self.save()
         return sid
 
-    def set_partner(self, step: int, weights, meta: dict) -> None:
+    def set_partner(self, step: int, weights, meta: dict, keep=()) -> None:
+        """Save the partner copy of ``step`` and make it the current one; then prune old
+        copies, except those named in ``keep`` (the partners of the checkpoints a resume
+        may start from: each must find its partner where it left it)."""
         pid = f"partner-{step:010d}"
         save_policy(self.dir / pid, weights, meta)
         self.data["partner"] = pid
         self.save()
+        self.prune_partners(keep)
+
+    def prune_partners(self, keep=()) -> None:
+        """Delete partner copies other than the current one, the last ``KEEP_PARTNERS``
+        (env workers may still be loading them) and those named in ``keep``."""
         partners = sorted(p.name for p in self.dir.glob("partner-*") if p.is_dir())
-        for old in partners[:-KEEP_PARTNERS]:
-            for f in (self.dir / old).iterdir():
-                f.unlink()
-            (self.dir / old).rmdir()
+        kept = set(keep) | set(partners[-KEEP_PARTNERS:]) | {self.data.get("partner")}
+        for old in partners:
+            if old not in kept:
+                shutil.rmtree(self.dir / old, ignore_errors=True)
 
     def record(self, infos) -> bool:
         """Add the learner's results from finished episodes' infos; True if any."""
@@ -132,7 +151,7 @@ class LeagueSeats:
         except FileNotFoundError:
             return
         if mtime != self.mtime:
-            self.data = json.loads((self.dir / MANIFEST).read_text())
+            self.data = read_manifest(self.dir / MANIFEST)
             self.mtime = mtime
 
     def _policy(self, name: str):

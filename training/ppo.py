@@ -593,5 +593,9 @@ def train(config: dict, run_dir, progress: bool = True, log=print) -> Path:
     return Run.create(run_dir, config).train(progress=progress, log=log)
 
 
-def resume(run_dir, overrides=(), progress: bool = True, log=print) -> Path:
+def resume(run_dir, overrides=(), progress: bool = True, log=print,
+           trust_run_dir: bool = False) -> Path:
+    """Continue a run from its last checkpoint. ``trust_run_dir`` is the SB3 path's (its
+    pickled .zip); this trainer's checkpoints are safetensors + JSON, never code."""
+    del trust_run_dir
     return Run.open(run_dir, overrides).train(progress=progress, log=log)

@@ -5,13 +5,22 @@ A run directory holds::
     config.yaml        the resolved configuration (every hyper-parameter)
     seeds.json         the seeds of every session (the first run and each resume)
     league/            snapshots (policy checkpoints), the partner copy, league.json
-    checkpoints/       step_XXXXXXXXXX/{model.zip, policy/, state.json}, latest.json
+    checkpoints/       step_XXXXXXXXXX/{trainer.safetensors, trainer.json, policy/,
+                       state.json}, latest.json
     logs/              session-K/ (SB3 progress.csv + TensorBoard), eval.csv,
                        imitation.json (the warm start's figures, when imitation is on)
     policy/            the final policy checkpoint (safetensors + JSON)
 
 ``checkpoints/latest.json`` is replaced atomically after a checkpoint directory is
-complete, so a run killed at any moment resumes from its last complete checkpoint.
+complete, so a run killed at any moment resumes from its last complete checkpoint; what
+a kill leaves half-written (``.tmp-*``) is never resumed from and is removed at the next
+start.
+
+Nothing in a run directory is a pickle: a checkpoint's training state (the policy's and
+the optimizer's tensors, the counters, the random generators) is safetensors + JSON
+(``checkpoint.save_trainer_state``), so resuming someone else's run directory cannot run
+their code. Runs written before held SB3's ``model.zip`` (pickles); those resume only
+with ``trust_run_dir`` (``--trust-run-dir``).
 """
 
 from __future__ import annotations
@@ -26,8 +35,19 @@ from typing import TYPE_CHECKING
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from catzoo.games import safe_json
 from catzoo.training import config as config_mod
-from catzoo.training.checkpoint import atomic_write_text, save_policy
+from catzoo.training.checkpoint import (
+    TRAINER_STATE,
+    TRAINER_TENSORS,
+    CheckpointError,
+    atomic_write_text,
+    load_trainer_state,
+    remove_temporaries,
+    save_policy,
+    save_trainer_state,
+    write_directory,
+)
 from catzoo.training.league import League, LeagueSeats
 from catzoo.training.policy_net import MLPPolicy, export_actor
 from catzoo.training.single_agent import SingleAgentEnv
@@ -36,10 +56,57 @@ if TYPE_CHECKING:
     from tqdm import tqdm
 
 KEEP_CHECKPOINTS = 2
+SB3_ZIP = "model.zip"  # the pickled format of runs written before; resumed only if trusted
+MAX_RUN_JSON_BYTES = 16 * 2**20
 
 
 class RunError(ValueError):
     """A run directory that cannot be started or resumed, with the reason."""
+
+
+def _read_json(path: Path):
+    return safe_json.load_file(path, limit=MAX_RUN_JSON_BYTES, error=RunError)
+
+
+def sb3_training_state(model) -> dict:
+    """What resuming a MaskablePPO model needs, as a tree of tensors and plain values."""
+    import random
+
+    import numpy as np
+    import torch
+
+    return {
+        "policy": model.policy.state_dict(),
+        "optimizer": model.policy.optimizer.state_dict(),
+        "counters": {"num_timesteps": int(model.num_timesteps),
+                     "n_updates": int(model._n_updates),
+                     "episode_num": int(model._episode_num)},
+        "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
+                "python": random.getstate()},
+    }
+
+
+def restore_sb3_training_state(model, state, where: str) -> None:
+    """Load ``sb3_training_state``'s tree into a model built from the run's config."""
+    import random
+
+    import numpy as np
+    import torch
+
+    try:
+        model.policy.load_state_dict(state["policy"])
+        model.policy.optimizer.load_state_dict(state["optimizer"])
+        counters = state["counters"]
+        model.num_timesteps = int(counters["num_timesteps"])
+        model._n_updates = int(counters["n_updates"])
+        model._episode_num = int(counters["episode_num"])
+        rng = state["rng"]
+        torch.set_rng_state(rng["torch"])
+        np.random.set_state(rng["numpy"])
+        random.setstate(rng["python"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as err:
+        raise RunError(f"{where}: its training state does not fit this run's model "
+                       f"({type(err).__name__}: {str(err)[:300]})") from None
 
 
 def _env_factory(config: dict, league_dir: Path, rank: int, seed: int):
@@ -117,10 +184,11 @@ class Run:
         self.logs.mkdir(parents=True, exist_ok=True)
         seeds_path = self.dir / "seeds.json"
         self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
-        self.seeds = (json.loads(seeds_path.read_text()) if seeds_path.exists()
+        self.removed: list[str] = []  # temporaries of interrupted writes, cleared at start
+        self.seeds = (_read_json(seeds_path) if seeds_path.exists()
                       else {"seed": config["seed"], "sessions": []})
         imitation_path = self.logs / "imitation.json"
-        self.imitation = (json.loads(imitation_path.read_text()) if imitation_path.exists()
+        self.imitation = (_read_json(imitation_path) if imitation_path.exists()
                           else None)
 
     # --- creation -------------------------------------------------------------------------
@@ -142,7 +210,14 @@ class Run:
             raise RunError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
         import yaml
 
-        stored = yaml.safe_load(path.read_text())
+        if path.stat().st_size > MAX_RUN_JSON_BYTES:
+            raise RunError(f"{str(path)!r} is larger than any CatZoo config")
+        try:
+            stored = yaml.safe_load(path.read_text())
+        except yaml.YAMLError as err:
+            raise RunError(f"{str(path)!r} is not valid YAML: {err}") from None
+        if not isinstance(stored, dict):
+            raise RunError(f"{str(path)!r} is not a CatZoo config")
         stored.setdefault("trainer", "sb3")  # runs made before the batched trainer
         allowed = ("total_steps", "eval.", "checkpoint_interval", "vec_env.")
         for o in overrides:
@@ -151,40 +226,81 @@ class Run:
                     f"override {o!r} cannot change a run being resumed; only total_steps, "
                     "checkpoint_interval, eval.* and vec_env.* can")
         config = config_mod.resolve(stored, overrides)
+        # What a kill or a full disk left half-written goes first: it is never resumed
+        # from, and on a full disk it holds the space the next writes need.
+        removed = [f"{folder}/{name}" for folder in ("checkpoints", "league")
+                   for name in remove_temporaries(run_dir / folder)]
         atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        return cls(run_dir, config)
+        run = cls(run_dir, config)
+        run.removed = removed
+        return run
 
     # --- checkpoints ------------------------------------------------------------------------
-    def latest_checkpoint(self) -> Path | None:
-        pointer = self.ckpt_dir / "latest.json"
-        if not pointer.exists():
+    @staticmethod
+    def checkpoint_kind(path: Path) -> str | None:
+        """"safe" (safetensors + JSON), "sb3-zip" (a run written before: pickles) or None
+        (incomplete: never resumed from)."""
+        if not (path / "state.json").is_file():
             return None
-        target = self.ckpt_dir / json.loads(pointer.read_text())["dir"]
-        if not (target / "model.zip").is_file():
-            raise RunError(f"{str(pointer)!r} points to {str(target)!r}, which is incomplete")
-        return target
+        if (path / TRAINER_STATE).is_file() and (path / TRAINER_TENSORS).is_file():
+            return "safe"
+        if (path / SB3_ZIP).is_file():
+            return "sb3-zip"
+        return None
+
+    def checkpoints(self) -> list[Path]:
+        """Complete checkpoints, oldest first."""
+        return sorted(p for p in self.ckpt_dir.glob("step_*")
+                      if p.is_dir() and self.checkpoint_kind(p))
+
+    def latest_checkpoint(self) -> Path | None:
+        """The checkpoint ``latest.json`` names, or, if it names none that is complete,
+        the newest complete one."""
+        pointer = self.ckpt_dir / "latest.json"
+        if pointer.exists():
+            data = _read_json(pointer)
+            name = data.get("dir") if isinstance(data, dict) else None
+            if isinstance(name, str) and name.startswith("step_") and "/" not in name:
+                target = self.ckpt_dir / name
+                if target.is_dir() and self.checkpoint_kind(target):
+                    return target
+        done = self.checkpoints()
+        return done[-1] if done else None
+
+    def kept_partners(self) -> set[str]:
+        """The partner copies the kept checkpoints resume with."""
+        out = set()
+        for path in self.checkpoints():
+            try:
+                partner = _read_json(path / "state.json")["league"].get("partner")
+            except (RunError, KeyError, TypeError, AttributeError):
+                continue
+            if isinstance(partner, str):
+                out.add(partner)
+        return out
 
     def save_checkpoint(self, model, evals: dict) -> Path:
         step = int(model.num_timesteps)
         name = f"step_{step:010d}"
         final = self.ckpt_dir / name
-        if final.exists():
+        if final.exists() and self.checkpoint_kind(final):
             return final
-        tmp = self.ckpt_dir / f".tmp-{name}-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-        model.save(tmp / "model.zip")
-        with open(tmp / "model.zip", "rb+") as f:
-            os.fsync(f.fileno())
-        self.export(model, tmp / "policy", evals)
-        atomic_write_text(tmp / "state.json", json.dumps(
-            {"num_timesteps": step, "league": self.league.data, "time": time.time(),
-             "cpu_seconds": self.cpu_used()}))
-        os.rename(tmp, final)
+        shutil.rmtree(final, ignore_errors=True)
+
+        def write(tmp: Path) -> None:
+            save_trainer_state(tmp, sb3_training_state(model))
+            self.export(model, tmp / "policy", evals)
+            atomic_write_text(tmp / "state.json", json.dumps(
+                {"num_timesteps": step, "league": self.league.data, "time": time.time(),
+                 "cpu_seconds": self.cpu_used()}))
+
+        write_directory(final, write)
         atomic_write_text(self.ckpt_dir / "latest.json", json.dumps({"dir": name, "step": step}))
         old = sorted(p for p in self.ckpt_dir.glob("step_*") if p.is_dir())
         for p in old[:-KEEP_CHECKPOINTS]:
             shutil.rmtree(p, ignore_errors=True)
+        # Partners only the dropped checkpoints named can go now.
+        self.league.prune_partners(self.kept_partners())
         return final
 
     def meta(self, model, evals=None) -> dict:
@@ -252,19 +368,91 @@ class Run:
             csv.writer(out).writerows(kept)
             atomic_write_text(path, out.getvalue())
 
-    # --- training ---------------------------------------------------------------------------
-    def train(self, progress: bool = True, log=print) -> Path:
+
+    def _resume_league(self, data, ckpt: Path, log) -> None:
+        """The league as the checkpoint left it; snapshots or a partner it names that are
+        gone (runs written before partners were kept for their checkpoints) are dropped,
+        with a warning, and the partner is made again from the resumed weights."""
+        if (not isinstance(data, dict) or not isinstance(data.get("snapshots"), list)
+                or not isinstance(data.get("stats"), dict)):
+            raise RunError(f"checkpoint {str(ckpt)!r}: state.json holds no league")
+        kept = []
+        for snap in data["snapshots"]:
+            sid = snap.get("id") if isinstance(snap, dict) else None
+            if isinstance(sid, str) and "/" not in sid and (self.league.dir / sid).is_dir():
+                kept.append(snap)
+            else:
+                log(f"warning: league snapshot {sid!r} of {ckpt.name} is missing; dropped")
+        data["snapshots"] = kept
+        partner = data.get("partner")
+        if partner is not None and (not isinstance(partner, str) or "/" in partner
+                                    or not (self.league.dir / partner).is_dir()):
+            log(f"warning: partner copy {partner!r} of {ckpt.name} is missing; the partner "
+                "is made again from the resumed policy")
+            data["partner"] = None
+        self.league.data = data
+        self.league.save()
+
+    @staticmethod
+    def _checkpoint_state(ckpt: Path) -> dict:
+        state = _read_json(ckpt / "state.json")
+        if not isinstance(state, dict) or not isinstance(state.get("num_timesteps"), int):
+            raise RunError(f"checkpoint {str(ckpt)!r}: state.json is not a checkpoint state")
+        return state
+
+    def _check_trust(self, ckpt: Path, trust_run_dir: bool) -> None:
+        if self.checkpoint_kind(ckpt) == "sb3-zip" and not trust_run_dir:
+            raise RunError(
+                f"checkpoint {str(ckpt)!r} is in SB3's {SB3_ZIP} format, which holds "
+                "pickles: loading it runs whatever code the file holds. Resume it only "
+                "if you trust where this run directory came from, with --trust-run-dir "
+                "(its later checkpoints are written without pickle)")
+
+    def _read_training_state(self, ckpt: Path):
+        """The checked training state of a safe checkpoint (None for a trusted SB3 zip)."""
+        if self.checkpoint_kind(ckpt) == "sb3-zip":
+            return None
         import torch
+
+        try:
+            return load_trainer_state(ckpt, as_torch=lambda a: torch.from_numpy(a.copy()))
+        except CheckpointError as err:
+            raise RunError(str(err)) from None
+
+    def _load_checkpoint(self, ckpt: Path, vec, seed: int, trust_run_dir: bool, state=None):
         from sb3_contrib import MaskablePPO
+
+        self._check_trust(ckpt, trust_run_dir)
+        if self.checkpoint_kind(ckpt) == "sb3-zip":
+            model = MaskablePPO.load(ckpt / SB3_ZIP, env=vec, device="cpu")
+            model.set_random_seed(seed)
+            return model
+        if state is None:
+            state = self._read_training_state(ckpt)
+        model = build_model(self.config, vec, seed)
+        restore_sb3_training_state(model, state, f"checkpoint {str(ckpt)!r}")
+        return model
+
+    # --- training ---------------------------------------------------------------------------
+    def train(self, progress: bool = True, log=print, trust_run_dir: bool = False) -> Path:
+        import torch
         from stable_baselines3.common.logger import configure
 
         cfg = self.config
         torch.set_num_threads(cfg["torch_threads"])
+        for folder in (self.ckpt_dir, self.league.dir):
+            self.removed += [f"{folder.name}/{name}" for name in remove_temporaries(folder)]
+        for name in self.removed:
+            log(f"removed {name}, left incomplete by an interrupted write")
         ckpt = self.latest_checkpoint()
+        training_state = None
         if ckpt is not None:
-            done = json.loads((ckpt / "state.json").read_text())["num_timesteps"]
+            done = self._checkpoint_state(ckpt)["num_timesteps"]
             if done >= cfg["total_steps"]:
                 return self.finished(ckpt, done, log)
+            # Refused, if it must be, before anything is written.
+            self._check_trust(ckpt, trust_run_dir)
+            training_state = self._read_training_state(ckpt)
             self.trim_eval_log(done)
         session = len(self.seeds["sessions"])
         # Each session draws new games: a resumed run does not replay the games it saw.
@@ -272,11 +460,11 @@ class Run:
         start = 0
         self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
         if ckpt is not None:
-            state = json.loads((ckpt / "state.json").read_text())
+            state = self._checkpoint_state(ckpt)
             start = state["num_timesteps"]
-            self.cpu_base = state.get("cpu_seconds", 0.0)
-            self.league.data = state["league"]
-            self.league.save()
+            cpu = state.get("cpu_seconds", 0.0)
+            self.cpu_base = float(cpu) if isinstance(cpu, (int, float)) else 0.0
+            self._resume_league(state.get("league"), ckpt, log)
         else:
             self.league = League(self.dir / "league")
             self.league.data = {"snapshots": [], "partner": None, "stats": {}}
@@ -288,8 +476,7 @@ class Run:
         vec = make_vec_env(cfg, self.league.dir, seed)
         try:
             if ckpt is not None:
-                model = MaskablePPO.load(ckpt / "model.zip", env=vec, device="cpu")
-                model.set_random_seed(seed)
+                model = self._load_checkpoint(ckpt, vec, seed, trust_run_dir, training_state)
                 log(f"resuming {self.dir} from step {start}")
             else:
                 model = build_model(cfg, vec, seed)
@@ -352,7 +539,7 @@ class TrainingCallback(BaseCallback):
     def refresh_partner(self, model) -> None:
         if self.cfg["teams"]:
             self.run.league.set_partner(int(model.num_timesteps), export_actor(model.policy),
-                                        self.run.meta(model))
+                                        self.run.meta(model), keep=self.run.kept_partners())
 
     def evaluate(self, model) -> dict:
         from catzoo.training.eval import evaluate, summary
@@ -443,8 +630,12 @@ def train(config: dict, run_dir: str | Path, progress: bool = True, log=print) -
     return Run.create(run_dir, config).train(progress=progress, log=log)
 
 
-def resume(run_dir: str | Path, overrides=(), progress: bool = True, log=print) -> Path:
-    return Run.open(run_dir, overrides).train(progress=progress, log=log)
+def resume(run_dir: str | Path, overrides=(), progress: bool = True, log=print,
+           trust_run_dir: bool = False) -> Path:
+    """Continue a run from its last complete checkpoint. ``trust_run_dir`` allows a
+    checkpoint in SB3's pickled format (runs written before): only for your own runs."""
+    return Run.open(run_dir, overrides).train(progress=progress, log=log,
+                                              trust_run_dir=trust_run_dir)
 
 
 def cpu_seconds() -> float:

@@ -44,6 +44,15 @@ class VectorGame:
     """
 
     compiled: bool
+    # the engine's buffers, as read-only views (set by each engine)
+    _obs: np.ndarray
+    _mask: np.ndarray
+    _player: np.ndarray
+    _rewards: np.ndarray
+    _done: np.ndarray
+    _final_scores: np.ndarray
+    _final_returns: np.ndarray
+    _seeds: np.ndarray
 
     def __init__(self, game: str, state_cls, options, num_envs: int, reward: str,
                  threads: int, seed: int):
@@ -61,7 +70,7 @@ class VectorGame:
         self.observation_shape = (self.obs_size,)
         self.single_observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, self.observation_shape,
                                                    np.float32)
-        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.single_action_space: spaces.Discrete = spaces.Discrete(self.num_actions)
         self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (num_envs, self.obs_size),
                                             np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))

@@ -20,6 +20,7 @@ Every error is ``{"error": message}`` with a 4xx status, and leaves the game as 
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import re
 from collections import OrderedDict
@@ -39,9 +40,9 @@ from catzoo.games.base import OptionsError
 from catzoo.games.registry import GAMES
 from catzoo.play.replay import seat_views
 from catzoo.play.table import SeatError, Table
-from catzoo.web.catalogue import CHECKPOINT_PREFIX, HUMAN, Catalogue
+from catzoo.web.catalogue import CHECKPOINT_PREFIX, HUMAN, MOVE_SECONDS, Catalogue
 from catzoo.web.guard import BodyLimit, SecurityHeaders
-from catzoo.web.rooms import Room, RoomError, RoomStore
+from catzoo.web.rooms import PER_CLIENT, Room, RoomError, RoomStore
 
 STATIC = Path(__file__).parent / "static"
 RENDERERS = "<!-- renderers: one script a game, from its record (GameInfo.renderer); catzoo.web.app -->"
@@ -68,9 +69,10 @@ class Move(BaseModel):
 
 
 def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: float = 3600.0,
+               max_games_per_client: int = PER_CLIENT, bot_seconds: float = MOVE_SECONDS,
                checkpoint_dirs: list[str] | None = None,
                allowed_hosts: list[str] | None = None) -> FastAPI:
-    store = RoomStore(max_games, idle_seconds)
+    store = RoomStore(max_games, idle_seconds, per_client=max_games_per_client)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -79,7 +81,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     app = FastAPI(title="CatZoo", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
-    catalogue = Catalogue(list(checkpoint_dirs or []))
+    catalogue = Catalogue(list(checkpoint_dirs or []), move_seconds=bot_seconds)
     app.state.store = store
     app.state.catalogue = catalogue
     app.add_middleware(SecurityHeaders)
@@ -91,7 +93,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, err: RoomError):
-        return JSONResponse({"error": str(err)}, status_code=err.status, headers=NO_STORE)
+        return JSONResponse({"error": str(err)}, status_code=err.status,
+                            headers={**NO_STORE, **err.headers})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError):
@@ -143,7 +146,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         return JSONResponse({"games": catalogue.to_json()}, headers=NO_STORE)
 
     @app.post("/api/games", status_code=201)
-    async def new_game(body: NewGame):
+    async def new_game(body: NewGame, request: Request):
         if body.game not in GAMES:
             raise RoomError(400, f"unknown game {body.game!r}; known games: "
                                  + ", ".join(GAMES))
@@ -154,6 +157,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
             raise RoomError(400, str(err)) from None
         if HUMAN not in seats:
             raise RoomError(400, "at least one seat must be human")
+        client = request.client.host if request.client else ""
+        store.admit(client)  # a refusal costs no table and no bots
         options = {k: _option_value(v) for k, v in body.options.items()}
         names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
         # the full spec for the legend: a bot's with its options, a checkpoint's menu name
@@ -162,10 +167,11 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
                    for s, choice in zip(seats, body.seats)]
         try:
             table = Table(body.game, seats, seed=body.seed, options=options, names=names,
-                          legends=legends)
+                          legends=legends,
+                          bot_factory=functools.partial(catalogue.make_bot, options=options))
         except (SeatError, OptionsError) as err:
             raise RoomError(400, str(err)) from None
-        room = Room(table, app.state.bot_delay)
+        room = Room(table, app.state.bot_delay, client=client)
         store.add(room)
         room.start_bots()
         seats_out = [{"seat": s.index, "name": s.name, "human": s.human} for s in table.seats]

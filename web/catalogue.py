@@ -19,8 +19,15 @@ log = logging.getLogger("catzoo.web")
 
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
-# Search bots with a bounded effort: a browser must not be able to order an hour of search.
+# Every bot the server seats answers in bounded time: random, the heuristics and
+# checkpoints do a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s
+# on every game); a search bot thinks as long as it is let, so it is offered with a bounded
+# number of iterations and the server gives every search bot it builds a time budget per
+# move too (``Catalogue.make_bot``): 200 iterations of ISMCTS take under 0.5 s on the card
+# games, but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole
+# games. A browser must not be able to order an hour of search.
 SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
+MOVE_SECONDS = 2.0
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Checkpoint:
 class Catalogue:
     checkpoint_dirs: list[str] = field(default_factory=list)
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+    move_seconds: float = MOVE_SECONDS  # a search bot's budget per move
     shipped: bool = True  # offer the policies shipped with CatZoo too
 
     def __post_init__(self):
@@ -77,6 +85,19 @@ class Catalogue:
                          + ", ".join(self.bots(game)) + " or a listed checkpoint")
 
 
+    def make_bot(self, spec: str, game: str, num_players: int, seed: int,
+                 options: dict | None = None):
+        """A seat's bot as the server builds it (``Table``'s bot factory): a search bot
+        without a time budget gets ``move_seconds`` a move, on top of its iterations."""
+        from catzoo.play.table import make_bot
+        from catzoo.policies.registry import SEARCH
+
+        name, _, rest = spec.partition(":")
+        if name in SEARCH and "seconds=" not in rest:
+            spec = f"{name}:{rest + ',' if rest else ''}seconds={self.move_seconds:g}"
+        return make_bot(spec, game, num_players, seed, options)
+
+
 def find_shipped() -> dict[str, Checkpoint]:
     """The policies shipped with CatZoo, offered as ``shipped:GAME``."""
     try:
@@ -103,7 +124,7 @@ def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:
     if not dirs:
         return {}
     try:
-        from catzoo.training import read_meta
+        from catzoo.training import load_policy, read_meta
     except ImportError as err:
         log.warning("checkpoints are not offered: catzoo.training is not available (%s)", err)
         return {}
@@ -113,14 +134,19 @@ def find_checkpoints(dirs: list[str]) -> dict[str, Checkpoint]:
                                  *root.glob("policy.json")]):
             folder = meta_file.parent
             try:
+                # read_meta checks every field's type; load_policy checks it all (the
+                # weights, the env) so a broken checkpoint is never offered.
                 meta = read_meta(folder)
+                if meta["game"] not in GAMES:
+                    log.warning("skipping checkpoint %s: game %r is not installed", folder,
+                                meta["game"])
+                    continue
+                load_policy(folder)
             except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
                 log.warning("skipping checkpoint %s: %s", folder, err)
-                continue
-            if meta.get("game") not in GAMES:
                 continue
             name = str(folder.relative_to(root)) if folder != root else folder.name
             if name in found:
                 name = f"{root.name}/{name}"
-            found[name] = Checkpoint(name, str(folder), meta["game"], int(meta["num_players"]))
+            found[name] = Checkpoint(name, str(folder), meta["game"], meta["num_players"])
     return found

@@ -4,14 +4,28 @@ A room has an unguessable id; each human seat has its own unguessable token, the
 to that seat's view and moves (an id alone opens nothing). All changes to a table happen
 on the event loop under the room's lock; bots think in a worker thread on a copy of the
 state, so slow bots never stall other games.
+
+The store is bounded, and shared fairly between clients (by address):
+
+* one client holds at most ``per_client`` unfinished games; starting one more drops its own
+  game idle longest if that one has had no move for ``own_idle_seconds``, else is refused
+  (429, with ``Retry-After``), before anyone else's game is touched;
+* a game with no move (by anyone, bots included) for ``idle_seconds`` is dropped: reading
+  or long-polling a game does not keep it alive, only playing does;
+* when the store is full, finished games make way first (least recently played first),
+  then the game idle longest among those of the client holding the most games, if it has
+  had no move for ``evict_seconds``; else the new game is refused with 503 and a
+  ``Retry-After`` saying when a game will be evictable.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
+from collections import Counter
 
 from catzoo.games.base import IllegalActionError
 from catzoo.play.table import Table
@@ -22,22 +36,30 @@ LONG_POLL_SECONDS = 20.0
 
 
 class RoomError(Exception):
-    """A request the room refuses; ``status`` is the HTTP status to answer with."""
+    """A request the room refuses; ``status`` is the HTTP status to answer with, and
+    ``retry_after`` (seconds), when set, when trying again may succeed."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, retry_after: float | None = None):
         super().__init__(message)
         self.status = status
+        self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
 
 class Room:
-    def __init__(self, table: Table, bot_delay: float):
+    def __init__(self, table: Table, bot_delay: float, client: str = ""):
         self.id = secrets.token_urlsafe(16)
         self.table = table
         self.bot_delay = bot_delay
+        self.client = client  # the address that started the game
         self.tokens = {secrets.token_urlsafe(24): s.index for s in table.seats if s.human}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.error: str | None = None  # a bot failed: the game cannot go on
+        # ``touched``: the last move (or the start); reads do not count.
         self.created = self.touched = time.monotonic()
         self.closed = False  # the server is stopping or dropped the room: stop waiting
         self._bots: asyncio.Task | None = None
@@ -111,20 +133,56 @@ class Room:
         self.changed.set()
 
 
-class RoomStore:
-    """Every room of the server, bounded: when full, finished and idle rooms make way."""
+PER_CLIENT = 10
+OWN_IDLE_SECONDS = 60.0
+EVICT_SECONDS = 300.0
 
-    def __init__(self, max_rooms: int = 200, idle_seconds: float = 3600.0):
+
+class RoomStore:
+    """Every room of the server, bounded and shared fairly between clients (see above)."""
+
+    def __init__(self, max_rooms: int = 200, idle_seconds: float = 3600.0,
+                 per_client: int = PER_CLIENT, own_idle_seconds: float = OWN_IDLE_SECONDS,
+                 evict_seconds: float = EVICT_SECONDS, clock=time.monotonic):
         self.max_rooms = max_rooms
         self.idle_seconds = idle_seconds
+        self.per_client = per_client
+        self.own_idle_seconds = own_idle_seconds
+        self.evict_seconds = evict_seconds
+        self.clock = clock
         self.rooms: dict[str, Room] = {}
         self.seats: dict[str, tuple[Room, int]] = {}
 
+    def admit(self, client: str) -> None:
+        """Raise the ``RoomError`` that ``add`` would for a game of ``client``, changing
+        nothing: checked before a table (and its bots) is built for a request refused."""
+        self._add(None, client, dry_run=True)
+
     def add(self, room: Room) -> None:
-        self._purge()
+        """Hold ``room``, making way as described above, or raise ``RoomError``."""
+        self._add(room, room.client)
+
+    def _add(self, room: Room | None, client: str, dry_run: bool = False) -> None:
+        now = self.clock()
+        if not dry_run:
+            self._purge(now)
+        mine = sorted((r for r in self.rooms.values()
+                       if r.client == client and not r.finished), key=lambda r: r.touched)
+        if len(mine) >= self.per_client:
+            idle = now - mine[0].touched
+            if idle < self.own_idle_seconds:
+                raise RoomError(
+                    429, f"you have {len(mine)} unfinished games on this server, the most one "
+                         f"client may hold; finish one, or retry in "
+                         f"{math.ceil(self.own_idle_seconds - idle)} s, when your game idle "
+                         "longest will make way", retry_after=self.own_idle_seconds - idle)
+            if dry_run:
+                return
+            self.remove(mine[0])
         if len(self.rooms) >= self.max_rooms:
-            raise RoomError(503, f"the server holds {self.max_rooms} games already; "
-                                 "try again once some have ended")
+            self._make_way(now, dry_run)
+        if room is None:  # a dry run
+            return
         self.rooms[room.id] = room
         for token, seat in room.tokens.items():
             self.seats[token] = (room, seat)
@@ -133,7 +191,6 @@ class RoomStore:
         found = self.seats.get(token)
         if found is None:
             raise RoomError(404, "no game has this seat (the link is wrong or the game expired)")
-        found[0].touched = time.monotonic()
         return found
 
     def remove(self, room: Room) -> None:
@@ -142,16 +199,29 @@ class RoomStore:
         for token in room.tokens:
             self.seats.pop(token, None)
 
-    def _purge(self) -> None:
-        now = time.monotonic()
+    def _purge(self, now: float) -> None:
         for room in list(self.rooms.values()):
             if now - room.touched > self.idle_seconds:
                 self.remove(room)
-        if len(self.rooms) >= self.max_rooms:
-            # Full: finished games go first, the longest untouched first.
-            done = sorted((r for r in self.rooms.values() if r.finished), key=lambda r: r.touched)
-            for room in done[: len(self.rooms) - self.max_rooms + 1]:
-                self.remove(room)
+
+    def _make_way(self, now: float, dry_run: bool = False) -> None:
+        """Free one place in a full store, or raise 503 saying when one will be free."""
+        done = [r for r in self.rooms.values() if r.finished]
+        if done:
+            if not dry_run:
+                self.remove(min(done, key=lambda r: r.touched))
+            return
+        held = Counter(r.client for r in self.rooms.values())
+        idle = [r for r in self.rooms.values() if now - r.touched >= self.evict_seconds]
+        if idle:
+            # The biggest holder gives up its game idle longest.
+            if not dry_run:
+                self.remove(max(idle, key=lambda r: (held[r.client], now - r.touched)))
+            return
+        wait = self.evict_seconds - (now - min(r.touched for r in self.rooms.values()))
+        raise RoomError(503, f"the server holds {self.max_rooms} games already, all in play; "
+                             f"try again in {math.ceil(wait)} s, when the game idle longest "
+                             "may make way", retry_after=wait)
 
     def close(self) -> None:
         for room in list(self.rooms.values()):

@@ -181,11 +181,10 @@ cdef void game_mask(const Game* g, const Config* c, int8_t* out) noexcept nogil:
 
 
 cdef void game_observe(const Game* g, const Config* c, int player, float* out) noexcept nogil:
-    cdef int r, i, src, dst
+    cdef int r
     for r in range(c.nruns[player]):
-        src, dst = c.run_src[player][r], c.run_dst[player][r]
-        for i in range(c.run_len[player][r]):
-            out[dst + i] = g.m[src + i]
+        memcpy(out + c.run_dst[player][r], g.m + c.run_src[player][r],
+               c.run_len[player][r] * sizeof(float))
 
 
 cdef void game_scores(const Game* g, const Config* c, double* out) noexcept nogil:
@@ -962,11 +961,13 @@ cdef class Core:
     @mt_state.setter
     def mt_state(self, state):
         cdef int i
+        cdef MT mt
         if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
             raise ValueError("mt_state: 624 words and an index in 0..624")
-        for i in range(MT_N):
-            self.g.mt.state[i] = state[i]
-        self.g.mt.index = state[MT_N]
+        for i in range(MT_N):  # into a copy first: a bad word changes nothing
+            mt.state[i] = state[i]
+        mt.index = state[MT_N]
+        self.g.mt = mt
 
     def reseed(self, seed):
         """Deal the later rounds from a generator seeded with ``seed`` (an int)."""
@@ -984,8 +985,9 @@ cdef class Core:
         check(p, self.config.c.num_players, "player")
         if len(counts) != NUMBERS:
             raise ValueError(f"cat_in_the_box core: {len(counts)} counts, expected {NUMBERS}")
+        checked = [check(v, self.config.c.copies + 1, "count") for v in counts]
         for k in range(NUMBERS):
-            self.g.counts[p][k] = check(counts[k], self.config.c.copies + 1, "count")
+            self.g.counts[p][k] = checked[k]
         self.g.hand_bits[p] = 0
         for k in range(NUMBERS):
             if self.g.counts[p][k]:
@@ -1008,8 +1010,9 @@ cdef class Core:
         if len(leftover) != c.deck_size - start:
             raise ValueError(f"cat_in_the_box core: {len(leftover)} leftover cards, "
                              f"expected {c.deck_size - start}")
-        for i, k in enumerate(leftover):
-            self.g.deck[start + i] = check(k, c.max_number, "card")
+        checked = [check(k, c.max_number, "card") for k in leftover]
+        for i in range(len(checked)):
+            self.g.deck[start + i] = checked[i]
 
     def set_scores(self, totals=None, rounds=None):
         """Set the total scores and/or the finished rounds' scores (scenarios)."""
@@ -1017,12 +1020,14 @@ cdef class Core:
         if totals is not None:
             if len(totals) != n:
                 raise ValueError(f"cat_in_the_box core: {len(totals)} totals for {n} players")
+        if rounds is not None:
+            if len(rounds) > MAX_ROUNDS or any(len(row) != n for row in rounds):
+                raise ValueError(f"cat_in_the_box core: at most {MAX_ROUNDS} rounds of {n} scores")
+        if totals is not None:
             for p in range(n):
                 self.g.total[p] = totals[p]
                 self.g.m[self.config.c.o_score + p] = score_feature(self.g.total[p])
         if rounds is not None:
-            if len(rounds) > MAX_ROUNDS or any(len(row) != n for row in rounds):
-                raise ValueError(f"cat_in_the_box core: at most {MAX_ROUNDS} rounds of {n} scores")
             for r, row in enumerate(rounds):
                 for p in range(n):
                     self.g.round_scores[r][p] = row[p]
@@ -1168,7 +1173,9 @@ def _restore(options, fields, mt_state, pinned):
 
 
 cdef list _checked_deal(Config* c, int index, outcome):
-    """A pinned deal (hands, leftover) as a deck in seat order, every part checked."""
+    """A pinned deal (hands, leftover) as a deck in seat order. The rules of a deal (its
+    deck's composition too) are log_check.py's, which ``CompiledState.new`` applies first;
+    this guards the C arrays (sizes and card ranges) for any other caller."""
     cdef int n = c.num_players, h = c.hand_size
     try:
         hands, leftover = outcome
@@ -1187,9 +1194,6 @@ cdef list _checked_deal(Config* c, int index, outcome):
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < c.max_number:
             raise ValueError(f"cat_in_the_box: pinned deal {index}: card {k!r} is not a "
                              f"number - 1 in 0..{c.max_number - 1}")
-    if sorted(deck) != sorted(k for k in range(c.max_number) for _ in range(c.copies)):
-        raise ValueError(f"cat_in_the_box: pinned deal {index} is not the deck of numbers "
-                         f"1-{c.max_number}, {c.copies} of each")
     return deck
 
 

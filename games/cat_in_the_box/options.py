@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, is_int, str_sequence
 from catzoo.games.cat_in_the_box.core import Board
 
 GAME = "cat_in_the_box"
@@ -38,16 +38,14 @@ class CatInTheBoxOptions:
     rounds: str = "full"
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players not in MAX_NUMBER:
+        if not is_int(self.num_players) or self.num_players not in MAX_NUMBER:
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; choose 2, 3, 4 or 5"
             )
         check_choice(GAME, "predictions", self.predictions, tuple(PREDICTION_CHOICES))
         check_choice(GAME, "rounds", self.rounds, ("full", "single"))
-        order = self.row_order
-        if isinstance(order, str):
-            order = tuple(part.strip() for part in order.split(","))
-            object.__setattr__(self, "row_order", order)
+        order = str_sequence(GAME, "row_order", self.row_order)
+        object.__setattr__(self, "row_order", order)
         if sorted(order) != sorted(COLOURS):
             raise OptionsError(
                 f"{GAME}: row_order={self.row_order!r} must name each of "

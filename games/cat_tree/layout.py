@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from functools import cache
 
+from catzoo.games.cat_tree.core import SCORE_SCALE  # noqa: F401  (score / 100: obs, reward)
 from catzoo.games.cat_tree.options import MAX_TURNS, NUM_TYPES
 from catzoo.games.layout import Block, Layout
-
-SCORE_SCALE = 100.0  # observation and final reward: score / 100
 
 
 def blocks(cells: int) -> list[Block]:

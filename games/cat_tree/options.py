@@ -7,26 +7,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, is_int
+
+# The rules' constants are defined once, in the compiled core, and exported here: the 8
+# structures (the type index of the 8 ranks used [S]), the deck, the base points.
+from catzoo.games.cat_tree.core import (  # noqa: F401
+    ALTITUDE_FACTOR,
+    BASE_POINTS,
+    BOX,
+    CARDS_PER_TURN,
+    CATWALK,
+    COPIES,
+    DECK_SIZE,
+    HAMMOCK,
+    MAX_TURNS,
+    NEST,
+    NUM_TYPES,
+    PIPE,
+    PIPE_SIDE_POINTS,
+    SCRATCHER,
+    SHELF,
+    TOY,
+)
 
 GAME = "cat_tree"
 
-# [S] the 8 ranks used and the structure each one is, in this order (the type index).
-PIPE, SCRATCHER, HAMMOCK, CATWALK, BOX, TOY, SHELF, NEST = range(8)
-NUM_TYPES = 8
 TYPE_NAMES = ("pipe", "scratcher", "hammock", "catwalk", "box", "toy", "shelf", "nest")
 RANKS = ("A", "3", "6", "7", "8", "10", "J", "K")
 # One letter per structure for text output (the shelf is "L" for ledge: "S" is taken).
 LETTERS = ("P", "S", "H", "C", "B", "T", "L", "N")
-COPIES = 4  # [S] four suits
-DECK_SIZE = NUM_TYPES * COPIES
-MAX_TURNS = 8  # [S] "repeat this step 7 more times": 8 turns deal out the 32 cards
-CARDS_PER_TURN = 4  # [S] 2 cards for each of the 2 players
-
-# [S] base points of each structure (pipe: before its attached sides).
-BASE_POINTS = (5, 5, 8, 8, 5, 5, 5, 5)
-PIPE_SIDE_POINTS = 3  # [S] "+ 3 points by side attached"
-ALTITUDE_FACTOR = 2  # [S] the altitude bonus doubles a card's points
 
 PLACING_ORDERS = ("choose", "alternate")
 PIPE_SIDES = ("hangers", "any")
@@ -62,7 +71,7 @@ class CatTreeOptions:
     turns: int = MAX_TURNS
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players != 2:
+        if not is_int(self.num_players) or self.num_players != 2:
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; the game is for 2"
             )
@@ -87,7 +96,7 @@ class CatTreeOptions:
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise OptionsError(
             f"{GAME}: option {name}={value!r} is not allowed; use an integer in {low}..{high}"
         )

@@ -13,12 +13,26 @@ Placement rules, from the seed's restriction column [S], with the project's read
 * pipe, scratcher, toy: on a flat surface; hammock, catwalk: attached by both sides;
   box, nest: on a flat surface or attached by both sides; shelf: any cell not in the
   bottom row (shelves never touch the ground).
+
+The rules themselves are compiled, once, in ``core.pyx`` (the engine plays them there):
+``Rules`` is the core's ``CoreConfig`` (the masks as ints, ``dilate``/``ball``/``flood``
+in C) and ``legal_classes`` is the core's.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from catzoo.games.cat_tree.core import (
+    BOTH_SIDES,
+    CARRIES,
+    FLAT_OR_SIDES,
+    HANGS,
+    OFF_FLOOR,
+    ON_FLAT,
+    RULE_OF_TYPE,
+    legal_classes,
+)
+from catzoo.games.cat_tree.core import CoreConfig as Rules
+from catzoo.games.cat_tree.core import make_config as rules_for
 from catzoo.games.cat_tree.options import (
     BOX,
     CATWALK,
@@ -32,87 +46,12 @@ from catzoo.games.cat_tree.options import (
     CatTreeOptions,
 )
 
-# [S] "You can build on top": scratcher, box, shelf, nest.
-CARRIES = (SCRATCHER, BOX, SHELF, NEST)
-# [S] "it can be used to hang on the sides": box, shelf, nest.
-HANGS = (BOX, SHELF, NEST)
-# Which legality class each type uses: 0 flat, 1 both sides, 2 flat or both, 3 off floor.
-ON_FLAT, BOTH_SIDES, FLAT_OR_SIDES, OFF_FLOOR = range(4)
-RULE_OF_TYPE = (ON_FLAT, ON_FLAT, BOTH_SIDES, BOTH_SIDES, FLAT_OR_SIDES, ON_FLAT, OFF_FLOOR,
-                FLAT_OR_SIDES)
-
-
-class Rules:
-    """Masks and numbers derived once from the options (shared by every state)."""
-
-    def __init__(self, options: CatTreeOptions):
-        self.options = options
-        w, h = options.width, options.height
-        self.width, self.height = w, h
-        self.num_cells = n = w * h
-        self.full = (1 << n) - 1
-        self.row0 = (1 << w) - 1
-        row = (1 << w) - 1
-        self.not_col0 = sum((row & ~1) << (r * w) for r in range(h))
-        self.not_last = sum((row >> 1) << (r * w) for r in range(h))
-        self.altitude_row = options.altitude_row
-        self.alt = self.full & ~((1 << (min(self.altitude_row, h) * w)) - 1)
-        self.detach_steps = options.detach_distance - 1
-        self.toy_reach = options.toy_distance - 1
-        self.pipe_any = options.pipe_sides == "any"
-
-    def dilate(self, cells: int) -> int:
-        """The cells at Manhattan distance 1 or less of ``cells``."""
-        w = self.width
-        return (cells | (cells << w) | (cells >> w) | ((cells << 1) & self.not_col0)
-                | ((cells >> 1) & self.not_last)) & self.full
-
-    def ball(self, cells: int, radius: int) -> int:
-        """The cells at Manhattan distance ``radius`` or less of ``cells``."""
-        w, nc0, nl = self.width, self.not_col0, self.not_last
-        for _ in range(radius):
-            cells = cells | (cells << w) | (cells >> w) | ((cells << 1) & nc0) | ((cells >> 1) & nl)
-        return cells & self.full
-
-    def flood(self, seed: int, within: int) -> int:
-        """The cells of ``within`` orthogonally connected to ``seed`` (inside ``within``)."""
-        w, nc0, nl = self.width, self.not_col0, self.not_last
-        grown = seed & within
-        while True:
-            nxt = (grown | (grown << w) | (grown >> w) | ((grown << 1) & nc0)
-                   | ((grown >> 1) & nl)) & within
-            if nxt == grown:
-                return grown
-            grown = nxt
-
-    def cell(self, row: int, column: int) -> int:
-        return row * self.width + column
-
-    def row_col(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.width)
-
-
-@lru_cache(maxsize=64)
-def rules_for(options: CatTreeOptions) -> Rules:
-    return Rules(options)
-
 
 def occupied(boards) -> int:
     out = 0
     for b in boards:
         out |= b
     return out
-
-
-def legal_classes(boards, rules: Rules) -> tuple[int, int, int, int]:
-    """The cells legal for each legality class (on flat, both sides, either, off floor)."""
-    occ = occupied(boards)
-    empty = rules.full & ~occ
-    carriers = boards[SCRATCHER] | boards[BOX] | boards[SHELF] | boards[NEST]
-    hangers = boards[BOX] | boards[SHELF] | boards[NEST]
-    flat = (rules.row0 | (carriers << rules.width)) & empty
-    sides = ((hangers << 1) & rules.not_col0) & ((hangers >> 1) & rules.not_last) & empty
-    return (flat, sides, flat | sides, empty & ~rules.row0)
 
 
 def legal_cells(boards, rules: Rules) -> list[int]:
@@ -166,13 +105,18 @@ def boards_from_picture(picture: str, options: CatTreeOptions | None = None):
 
 
 __all__ = [
+    "BOTH_SIDES",
     "BOX",
     "CARRIES",
     "CATWALK",
+    "FLAT_OR_SIDES",
     "HAMMOCK",
     "HANGS",
     "NEST",
+    "OFF_FLOOR",
+    "ON_FLAT",
     "PIPE",
+    "RULE_OF_TYPE",
     "SCRATCHER",
     "SHELF",
     "TOY",

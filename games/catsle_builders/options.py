@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, int_sequence, is_int
+
+# [S] 5 suits of values 1-12 (VALUES, NUM_CARDS), 3 rounds (NUM_ROUNDS): constants of
+# the compiled core, which plays the game.
+from catzoo.games.catsle_builders.core import NUM_CARDS, NUM_ROUNDS, VALUES  # noqa: F401
 
 GAME = "catsle_builders"
 
-# [S] 5 suits of values 1-12; 3 players remove the Moats (the blue suit).
+# [S] 3 players remove the Moats (the blue suit).
 SUITS = ("Walls", "Gables", "Gates", "Bridges", "Moats")
 SUIT_LETTERS = "WGTBM"
-VALUES = 12
-NUM_CARDS = len(SUITS) * VALUES
-NUM_ROUNDS = 3  # [S]
 
 # [D] hand sizes: 5-9 cards stay undealt so counting is never exact, and the expected
 # intake (a trick shares out as many cards as were played) stays under the 14-card room.
@@ -52,19 +53,16 @@ class CatsleBuildersOptions:
 
     def __post_init__(self):
         n = self.num_players
-        if isinstance(n, bool) or n not in DEFAULT_HAND_SIZE:
+        if not is_int(n) or n not in DEFAULT_HAND_SIZE:
             raise OptionsError(f"{GAME}: num_players={n!r} is not allowed; choose 3, 4 or 5")
         check_choice(GAME, "rounds", self.rounds, ("full", "single"))
         for name in ("take_counts", "column_limits", "perfect_bonus"):
             value = getattr(self, name)
-            if isinstance(value, str):
-                value = tuple(int(part) for part in value.replace(" ", "").split(",") if part)
-                object.__setattr__(self, name, value)
-            elif isinstance(value, list):
-                object.__setattr__(self, name, tuple(value))
+            if value is not None or name != "take_counts":
+                object.__setattr__(self, name, int_sequence(GAME, name, value))
         hand = self.hand_size
         if hand is not None:
-            if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+            if not is_int(hand) or hand < 1:
                 raise OptionsError(f"{GAME}: hand_size={hand!r} must be a positive integer")
             if hand * n > self.deck_size:
                 raise OptionsError(
@@ -72,15 +70,14 @@ class CatsleBuildersOptions:
                     f"the deck has {self.deck_size}"
                 )
         takes = self.take_counts
-        if takes is not None:
-            if (len(takes) != n or any(not _is_int(t) or t < 0 for t in takes)
-                    or sum(takes) != n):
-                raise OptionsError(
-                    f"{GAME}: take_counts={takes!r} must give a non-negative count to each "
-                    f"of the {n} ratings and sum to {n} (every played card is taken)"
-                )
+        if takes is not None and (len(takes) != n or any(t < 0 for t in takes)
+                                  or sum(takes) != n):
+            raise OptionsError(
+                f"{GAME}: take_counts={takes!r} must give a non-negative count to each "
+                f"of the {n} ratings and sum to {n} (every played card is taken)"
+            )
         limits = self.column_limits
-        if not limits or any(not _is_int(v) or v < 1 for v in limits):
+        if not limits or any(v < 1 for v in limits):
             raise OptionsError(
                 f"{GAME}: column_limits={limits!r} must be one or more positive integers"
             )
@@ -94,7 +91,7 @@ class CatsleBuildersOptions:
                 f"players, fewer than the {self.num_suits} suits in play"
             )
         bonus = self.perfect_bonus
-        if len(bonus) != len(limits) + 1 or any(not _is_int(b) for b in bonus):
+        if len(bonus) != len(limits) + 1:
             raise OptionsError(
                 f"{GAME}: perfect_bonus={bonus!r} must hold {len(limits) + 1} integers, the "
                 f"bonus for 0 to {len(limits)} perfect columns"
@@ -142,6 +139,3 @@ class CatsleBuildersOptions:
         takes = self.takes
         return takes.index(max(takes))
 
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -11,12 +11,14 @@ def render_text(state) -> str:
 
     o = state.options
     lines = []
+    boards, total_scores, hands = state.col_cards, state.total_scores, state.hands
     if state.is_terminal():
         winners = ", ".join(f"P{p}" for p in state.winners())
         lines.append(f"Game over after {len(state.round_scores)} round(s); winner(s): {winners}.")
+        perfect = state.round_perfect
         for r, scores in enumerate(state.round_scores):
             lines.append(f"  round {r + 1}: " + "  ".join(
-                f"P{p} {s} ({state.round_perfect[r][p]} perfect)" for p, s in enumerate(scores)
+                f"P{p} {s} ({perfect[r][p]} perfect)" for p, s in enumerate(scores)
             ))
     else:
         lines.append(
@@ -24,27 +26,29 @@ def render_text(state) -> str:
             f"{state.tricks_done + 1}/{o.hands}  phase: {PHASES[state.phase]}  "
             f"first player: P{state.round_start}  to act: P{state.current_player}"
         )
-        if state.trick:
-            played = ", ".join(f"P{p}: {card_name(c)}" for p, c in state.trick)
+        trick, rating = state.trick, state.rating
+        if trick:
+            played = ", ".join(f"P{p}: {card_name(c)}" for p, c in trick)
             lines.append(f"trick (led {SUITS[state.led]}): {played}")
-            if state.rating:
+            if rating:
                 left = ", ".join(card_name(c) for c in cards_of(state.remaining))
                 lines.append(
                     "rating: " + " > ".join(f"P{p} takes {t}" for p, t in
-                                            zip(state.rating, o.takes))
+                                            zip(rating, o.takes))
                     + f"; left in trick: {left}"
                 )
         if state.pending >= 0:
             lines.append(f"P{state.current_player} places {card_name(state.pending)} in a column")
+    col_suit = state.col_suit
     for p in range(state.num_players):
-        hand = " ".join(card_name(c) for c in cards_of(state.hands[p])) or "-"
-        lines.append(f"  P{p}: score {state.total_scores[p]:>3}  hand {hand}")
+        hand = " ".join(card_name(c) for c in cards_of(hands[p])) or "-"
+        lines.append(f"  P{p}: score {total_scores[p]:>3}  hand {hand}")
         if state.is_terminal():
             continue
         cols = []
         for k, limit in enumerate(o.limits):
-            cards = state.col_cards[p][k]
-            suit = SUITS[state.col_suit[p][k]] if cards else "empty"
+            cards = boards[p][k]
+            suit = SUITS[col_suit[p][k]] if cards else "empty"
             shown = " ".join(card_name(c) for c in cards[:limit])
             sideways = " ".join(card_name(c) for c in cards[limit:])
             text = f"[{k}: {suit} {len(cards)}/{limit}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError
+from catzoo.games.base import OptionsError, is_int
 
 GAME = "ledges"
 
@@ -36,7 +36,7 @@ class LedgesOptions:
     aim_features: bool = False
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players not in (2, 3, 4):
+        if not is_int(self.num_players) or self.num_players not in (2, 3, 4):
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; choose 2, 3 or 4"
             )
@@ -48,5 +48,5 @@ class LedgesOptions:
             raise OptionsError(f"{GAME}: aim_features={self.aim_features!r} must be true or false")
         for name, low, high in (("winning_score", 1, 100), ("max_bats", 1, 10), ("max_rounds", 1, 200)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            if not is_int(value) or not low <= value <= high:
                 raise OptionsError(f"{GAME}: {name}={value!r} must be an integer from {low} to {high}")

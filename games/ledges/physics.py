@@ -17,6 +17,8 @@ those 10 steps (20 ms) stays asleep until something touches it.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 
@@ -24,6 +26,17 @@ import mujoco
 import numpy as np
 
 from catzoo.games.ledges import geometry as G
+
+log = logging.getLogger("catzoo.ledges.mujoco")
+
+
+def _mujoco_warning(message: str) -> None:
+    # MuJoCo's default handler appends warnings to MUJOCO_LOG.TXT in the working
+    # directory: a library must not write into its user's folders.
+    log.warning("MuJoCo: %s", message.strip())
+
+
+mujoco.set_mju_user_warning(_mujoco_warning)
 
 TIMESTEP = 0.002
 CHUNK = 10  # steps between rest checks
@@ -97,47 +110,72 @@ def build_spec(kinds: tuple[str, ...]) -> mujoco.MjSpec:
 
 
 class _ModelCache:
-    """Compiled models (with one reusable ``MjData`` each) by tuple of piece kinds."""
+    """Compiled models (with one reusable ``MjData`` each) by tuple of piece kinds, one
+    cache per thread.
+
+    A simulation writes the model (the contact flags of parked pieces) and the data, and
+    ``mj_step`` releases the GIL: two threads sharing one pair (the web server's bot
+    threads, a threaded arena) corrupt it and kill the process. So each thread owns its
+    models and data; ``compiles`` counts the compilations of every thread."""
 
     def __init__(self, size: int = 96):
         self.size = size
-        self.entries: OrderedDict = OrderedDict()
+        self._local = threading.local()
+        self._lock = threading.Lock()
         self.compiles = 0
 
+    @property
+    def entries(self) -> OrderedDict:
+        """This thread's models."""
+        entries = getattr(self._local, "entries", None)
+        if entries is None:
+            entries = self._local.entries = OrderedDict()
+        return entries
+
     def get(self, kinds: tuple[str, ...]):
-        entry = self.entries.get(kinds)
+        entries = self.entries
+        entry = entries.get(kinds)
         if entry is None:
             model = build_spec(kinds).compile()
             entry = (model, mujoco.MjData(model))
-            self.compiles += 1
-            self.entries[kinds] = entry
-            if len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+            with self._lock:
+                self.compiles += 1
+            entries[kinds] = entry
+            if len(entries) > self.size:
+                entries.popitem(last=False)
         else:
-            self.entries.move_to_end(kinds)
+            entries.move_to_end(kinds)
         return entry
 
 
 MODELS = _ModelCache()
+# Poses and velocities are refused beyond these (m, m/s, rad/s) before MuJoCo sees them:
+# the table is 2 m across and parked pieces wait a few metres away; a forged log's noise
+# would otherwise send MuJoCo values it warns about ("Nan, Inf or huge value in QPOS").
+POSE_LIMIT = 100.0
+SPEED_LIMIT = 100.0
 
 # Frames of the simulations run inside ``recording()``, for the tables that show a bat as
 # it happens; None when nobody records (the rules never read them).
 FRAME_RATE = 30.0
-_RECORDER: list | None = None
+# The recorder is the thread's own: a table's move records in the server's loop thread
+# while bots simulate in worker threads, whose simulations are not that move's (and a
+# shared recorder let one thread's block end under another's simulation).
+_RECORDING = threading.local()
 
 
 @contextmanager
 def recording():
-    """Record every simulation run in this block: yields a list that receives, per
-    simulation, ``{"kinds", "time", "frames"}``: the poses of every body (n x 7) at
-    ``FRAME_RATE`` frames a second from the start, the last frame at rest. Recording
-    reads the simulation between its steps and changes nothing in it."""
-    global _RECORDER
-    outer, _RECORDER = _RECORDER, []
+    """Record every simulation this thread runs in this block: yields a list that
+    receives, per simulation, ``{"kinds", "time", "frames"}``: the poses of every body
+    (n x 7) at ``FRAME_RATE`` frames a second from the start, the last frame at rest.
+    Recording reads the simulation between its steps and changes nothing in it."""
+    outer = getattr(_RECORDING, "runs", None)
+    _RECORDING.runs = runs = []
     try:
-        yield _RECORDER
+        yield runs
     finally:
-        _RECORDER = outer
+        _RECORDING.runs = outer
 
 
 def _step(model, data, k: int, frames: list | None, done: int) -> None:
@@ -191,6 +229,13 @@ def simulate(
     n = len(kinds)
     if n == 0:
         return np.zeros((0, 7)), 0.0, False
+    start = np.asarray(qpos, dtype=np.float64).reshape(n, 7)
+    if not np.isfinite(start).all() or np.abs(start).max() > POSE_LIMIT:
+        raise ValueError(f"ledges physics: a pose is not finite or lies beyond {POSE_LIMIT:g} m")
+    if qvel is not None:
+        qvel = np.asarray(qvel, dtype=np.float64)
+        if not np.isfinite(qvel).all() or np.abs(qvel).max() > SPEED_LIMIT:
+            raise ValueError(f"ledges physics: a velocity is not finite or beyond {SPEED_LIMIT:g}")
     model, data = MODELS.get(kinds)
     loose_bodies = np.array([i for i, k in enumerate(kinds) if k in LOOSE_KINDS], dtype=np.intp)
     if loose_bodies.size:
@@ -201,7 +246,6 @@ def simulate(
         model.geom_conaffinity[geoms] = flag
         model.body_gravcomp[1 + loose_bodies] = 1.0 - flag
     mujoco.mj_resetData(model, data)
-    start = np.asarray(qpos, dtype=np.float64).reshape(n, 7)
     data.qpos[:] = start.reshape(-1)
     if qvel is not None:
         data.qvel[:] = qvel.reshape(-1)
@@ -224,7 +268,8 @@ def simulate(
     else:
         loose = None
     frames = None
-    if _RECORDER is not None:
+    recorder = getattr(_RECORDING, "runs", None)
+    if recorder is not None:
         frames = [start.reshape(-1).copy()]
     if not until_rest:
         _step(model, data, steps, frames, 0)
@@ -263,10 +308,10 @@ def simulate(
                 if moving.sum() == data.ntree_awake and down:
                     break
     out = data.qpos.reshape(n, 7).copy()
-    if frames is not None:
+    if recorder is not None and frames is not None:
         frames.append(out.reshape(-1).copy())
-        _RECORDER.append({"kinds": kinds, "time": done * TIMESTEP,
-                          "frames": np.array(frames).reshape(-1, n, 7)})
+        recorder.append({"kinds": kinds, "time": done * TIMESTEP,
+                         "frames": np.array(frames).reshape(-1, n, 7)})
     if not np.isfinite(out).all():  # a diverged simulation leaves everything where it was
         return start.copy(), done * TIMESTEP, False
     out[:, 3:] /= np.linalg.norm(out[:, 3:], axis=1, keepdims=True)
@@ -288,6 +333,11 @@ BAT_SPEED_SD = 0.08  # 8% of the aimed strength
 BAT_DIRECTIONS = 8  # every 45 degrees, 0 = +x (east), counter-clockwise
 BAT_SPEEDS = (0.35, 0.55, 0.8, 1.1)  # m/s given to the toy: tap, push, swipe, whack
 STRENGTH_NAMES = ("tap", "push", "swipe", "whack")
+
+
+# [D] A logged noise draw beyond this many standard deviations is refused: it has odds
+# under 1e-22 of being drawn (and such a value would place a piece metres away).
+NOISE_LIMIT = 10.0
 
 
 def standard_normals(count: int):

@@ -84,6 +84,10 @@ KNOCK_DROP = 0.01  # ... or dropped more than 1 cm ...
 KNOCK_TILT = math.radians(30.0)  # ... or tipped more than 30 degrees
 # Simulated-time limits (each simulation stops earlier once everything rests).
 BUILD_TIME, PLACE_TIME, BAT_TIME, CLEANUP_TIME = 2.0, 1.5, 3.0, 1.0
+# Standard normals drawn per action: a build (x, y, turn of each of 2 legs and of the
+# platform), a cat or toy placement (x, y, turn), a bat (direction, strength).
+BUILD_NOISE, PLACE_NOISE, BAT_NOISE = 9, 3, 2
+NOISE_LENGTHS = (BUILD_NOISE, PLACE_NOISE, BAT_NOISE)
 
 
 def _spot_tables() -> tuple[dict, dict]:
@@ -197,13 +201,35 @@ class LedgesState(GameState):
 
     def _draw_card(self, shape: int) -> int:
         cards = [c for c in range(G.NUM_PLATFORMS) if G.platform_shape(c) == shape and not self.onboard[c]]
+
+        def check(card) -> str | None:  # a platform card not already on the table
+            if (isinstance(card, bool) or not isinstance(card, int)
+                    or not 0 <= card < G.NUM_PLATFORMS or self.onboard[card]):
+                return f"card {card!r} is not a platform card left in the supply"
+            return None
+
+        def check_logged(card) -> str | None:  # and one the stack could give
+            if card not in cards:
+                return (f"card {card!r} is not a {G.SHAPE_NAMES[shape]} platform card left "
+                        f"in the supply (those are {', '.join(map(str, cards))})")
+            return None
+
         # [D] the builder takes the top card of the shuffled stack of the chosen shape.
-        return int(self._draw_chance(lambda rng: rng.choice(cards)))
+        return int(self._draw_chance(lambda rng: rng.choice(cards), check, check_logged))
 
     def _noise(self, count: int) -> tuple[float, ...]:
         if self.options.dexterity == 0:
             return (0.0,) * count
-        return tuple(self._draw_chance(P.standard_normals(count)))
+
+        def check(noise) -> str | None:  # finite and bounded, before the simulator sees it
+            if (not isinstance(noise, tuple) or len(noise) != count
+                    or not all(isinstance(z, (int, float)) and not isinstance(z, bool)
+                               and abs(z) <= P.NOISE_LIMIT for z in noise)):
+                return (f"{noise!r:.80} is not the dexterity noise of this action: "
+                        f"{count} numbers within +-{P.NOISE_LIMIT:g}")
+            return None
+
+        return tuple(self._draw_chance(P.standard_normals(count), check))
 
     # --- the tower ----------------------------------------------------------------------------
     def _new_tower(self) -> None:
@@ -516,7 +542,7 @@ class LedgesState(GameState):
         d = self.options.dexterity
         plan = B.placement(self, anchor, variant)
         card = self._draw_card(plan["shape"])
-        noise = self._noise(9)
+        noise = self._noise(BUILD_NOISE)
         xy_sd, yaw_sd = P.PLACE_XY_SD * d, P.PLACE_YAW_SD * d
         pillars = []
         for j, (x, y, z0, yaw, h) in enumerate(plan["legs"]):
@@ -583,7 +609,7 @@ class LedgesState(GameState):
         cat = CAT0 + p
         d = self.options.dexterity
         spot, sides = self._cat_spot(card)
-        noise = self._noise(3)
+        noise = self._noise(PLACE_NOISE)
         self.onboard[cat] = False
         pos, quat = self._surface_pose(
             card, spot, G.CAT_HALF[2], P.PLACE_YAW_SD * d * noise[2],
@@ -608,7 +634,7 @@ class LedgesState(GameState):
         piece = TOY0 + 4 * p + toy
         card = self.cat_card
         d = self.options.dexterity
-        noise = self._noise(3)
+        noise = self._noise(PLACE_NOISE)
         self.onboard[piece] = False
         sx, sy = SIDES[side]
         spot = self.cat_spot
@@ -636,7 +662,7 @@ class LedgesState(GameState):
 
     def _do_bat(self, direction: int, strength: int) -> None:
         d = self.options.dexterity
-        noise = self._noise(2)
+        noise = self._noise(BAT_NOISE)
         angle = direction * math.pi / 4 + P.BAT_DIRECTION_SD * d * noise[0]
         speed = max(0.0, P.BAT_SPEEDS[strength] * (1.0 + P.BAT_SPEED_SD * d * noise[1]))
         vel = np.array([speed * math.cos(angle), speed * math.sin(angle), 0.0, 0.0, 0.0, 0.0])

@@ -8,23 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catzoo.games.base import OptionsError, check_choice
+from catzoo.games.base import OptionsError, check_choice, int_sequence, is_int, str_sequence
+
+# The game's constants are defined once, in the compiled core, and re-exported here.
+from catzoo.games.lunar.core import (  # noqa: F401
+    DEAL_PER_TYPE,
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    PASS_PER_TYPE,
+    RANK_COPIES,
+    SKY_PER_TYPE,
+    SUIT_COPIES,
+    TRICKS_PER_ROUND,
+)
 
 GAME = "lunar"
 
 SUITS = ("wolf", "owl", "lynx", "bat")
-NUM_SUITS = 4
-NUM_RANKS = 8
-NUM_CARDS = NUM_SUITS + NUM_RANKS  # card identities
-# [R] 6 of each suit, 3 of each rank: 24 + 24 cards.
-SUIT_COPIES = 6
-RANK_COPIES = 3
-# [R] 6 ranks and 6 suits dealt to each player; 4 players pass 2 + 2 to the partner.
-DEAL_PER_TYPE = 6
-PASS_PER_TYPE = 2
-# [R] 2 players: the sky holds 3 ranks and 3 suits.
-SKY_PER_TYPE = 3
-TRICKS_PER_ROUND = 12
 
 # [D] stars beside trick-track positions 0-12: the store text names winning 1-3 or 7-8
 # of the 12 tricks as the good results (docs/rules/lunar.md, "Trick track").
@@ -40,23 +41,6 @@ def rank_card(rank: int) -> int:
 
 def card_name(card: int) -> str:
     return SUITS[card] if card < NUM_SUITS else f"rank {card - NUM_SUITS + 1}"
-
-
-def _as_tuple(value, name: str, numbers: bool = False) -> tuple:
-    """A sequence option given as a sequence or as a comma-separated string."""
-    if isinstance(value, str):
-        value = tuple(part.strip() for part in value.split(",") if part.strip())
-        if numbers:
-            try:
-                value = tuple(int(part) for part in value)
-            except ValueError:
-                raise OptionsError(
-                    f"{GAME}: option {name}={value!r} must be whole numbers"
-                ) from None
-    try:
-        return tuple(value)
-    except TypeError:
-        raise OptionsError(f"{GAME}: option {name}={value!r} must be a sequence") from None
 
 
 @dataclass(frozen=True)
@@ -79,27 +63,25 @@ class LunarOptions:
     max_rounds: int = 100
 
     def __post_init__(self):
-        if isinstance(self.num_players, bool) or self.num_players not in (2, 4):
+        if not is_int(self.num_players) or self.num_players not in (2, 4):
             raise OptionsError(
                 f"{GAME}: num_players={self.num_players!r} is not allowed; choose 2 or 4"
             )
         check_choice(GAME, "rounds", self.rounds, ("full", "single"))
         for name in ("target", "max_rounds"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_int(value) or value < 1:
                 raise OptionsError(f"{GAME}: option {name}={value!r} must be a positive integer")
-        track = _as_tuple(self.track_stars, "track_stars", numbers=True)
-        if len(track) != TRICKS_PER_ROUND + 1 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in track
-        ):
+        track = int_sequence(GAME, "track_stars", self.track_stars)
+        if len(track) != TRICKS_PER_ROUND + 1 or not all(v >= 0 for v in track):
             raise OptionsError(
                 f"{GAME}: track_stars={self.track_stars!r} must be 13 non-negative integers "
                 "(stars beside trick-track positions 0-12)"
             )
-        ranks = tuple(sorted(set(_as_tuple(self.star_ranks, "star_ranks", numbers=True))))
-        if not all(isinstance(r, int) and 1 <= r <= NUM_RANKS for r in ranks):
+        ranks = tuple(sorted(set(int_sequence(GAME, "star_ranks", self.star_ranks))))
+        if not all(1 <= r <= NUM_RANKS for r in ranks):
             raise OptionsError(f"{GAME}: star_ranks={self.star_ranks!r} must be ranks 1-8")
-        suits = _as_tuple(self.star_suits, "star_suits")
+        suits = str_sequence(GAME, "star_suits", self.star_suits)
         bad = [s for s in suits if s not in SUITS]
         if bad:
             raise OptionsError(

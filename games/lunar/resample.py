@@ -13,8 +13,15 @@ from __future__ import annotations
 
 import random
 
-from catzoo.games.lunar.options import DEAL_PER_TYPE, NUM_CARDS, NUM_SUITS, PASS_PER_TYPE
-from catzoo.games.lunar.state import PASS, PICK_BASE, card_type
+from catzoo.games.lunar.core import (
+    DEAL_PER_TYPE,
+    NUM_CARDS,
+    NUM_SUITS,
+    PASS,
+    PASS_PER_TYPE,
+    PICK_BASE,
+    card_type,
+)
 
 
 def _cards(counts) -> list[int]:
@@ -41,7 +48,7 @@ def _plus(a, b) -> list[int]:
 
 
 def resample(state, player: int, rng: random.Random, attempts: int = 1000):
-    c = state._copy(random.Random(rng.getrandbits(64)))  # later deals unforeseeable
+    c = state._copy(rng.getrandbits(64))  # later deals unforeseeable: random.Random(that)
     if state.is_terminal():
         return c
     if state.num_players == 4 and state.phase == PASS:

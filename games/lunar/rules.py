@@ -1,5 +1,7 @@
-"""Pure rule functions of Lunar: round scoring, and the trick winner (compiled with the
-round it decides, in ``round_core.pyx``).
+"""Pure rule functions of Lunar: the trick winner and round scoring.
+
+Both rules live in the compiled core (``core.pyx``), which plays them in every game; these
+are the core's own functions, for tests and tools that call them directly.
 
 Teams are numbered 0 and 1: player ``p`` is on team ``p % 2`` (with 4 players partners
 sit opposite, so 0 & 2 and 1 & 3; with 2 players each player is a team of one).
@@ -7,9 +9,4 @@ sit opposite, so 0 & 2 and 1 & 3; with 2 players each player is a team of one).
 
 from __future__ import annotations
 
-from catzoo.games.lunar.round_core import trick_winner  # noqa: F401
-
-
-def round_points(track_position: int, kept_stars: int, track_stars) -> int:
-    """[R] The stars beside the team's trick-track position plus one per kept star."""
-    return track_stars[track_position] + kept_stars
+from catzoo.games.lunar.core import round_points, trick_winner  # noqa: F401

@@ -6,11 +6,11 @@ Sources are tagged as in docs/rules/lunar.md: [R] published rulebook (via rules-
 Cards are identities 0-11: suit cards wolf 0, owl 1, lynx 2, bat 3; rank cards 1-8 are
 cards 4-11. Player ``p`` is on team ``p % 2``.
 
-The round in progress (hands, the pass, the trump tiles, the sky and decks, the trick,
-the track) lives in a ``RoundCore`` (``round_core.pyx``, compiled): the env applies one
-action per agent-step, and in Python those rules cost more than the PettingZoo API
-around them. This module deals, scores rounds and ends the game, and reads the round
-through the core.
+The whole game (deals, the pass, the trump tiles, tricks, the sky, round scoring, the
+lead tiles, the game's end, the observation features and the legal moves) is played in
+C by a ``Core`` (``core.pyx``), the same core the batched engine (``catzoo.vector``)
+steps a thousand games at a time. This module keeps what is not per step: options, the
+chance record and history (the JSON log), copies and re-sampling through the core, text.
 
 Actions (one flat space of 40 at both player counts):
 * ``0-11``  pass-pick: put card ``a`` aside for the partner (4 players, phase "pass");
@@ -25,121 +25,84 @@ import random
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL, shuffle_as_random
-from catzoo.games.compiled_round import CompiledRoundState
-from catzoo.games.lunar.layout import layout_for
-from catzoo.games.lunar.options import (
-    NUM_CARDS,
-    NUM_SUITS,
+from catzoo.games.compiled import CompiledState
+from catzoo.games.lunar import core as _core
+from catzoo.games.lunar.core import (  # noqa: F401  (the game's constants, re-exported)
+    BLACK,
+    HAND_BASE,
+    NUM_ACTIONS,
+    PASS,
     PASS_PER_TYPE,
-    RANK_COPIES,
-    SUIT_COPIES,
-    SUITS,
-    LunarOptions,
-    card_name,
+    PICK_BASE,
+    PLAY,
+    SKY_BASE,
+    TRUMP,
+    TRUMP_BASE,
+    WHITE,
+    card_type,
 )
-from catzoo.games.lunar.round_core import RoundCore
-from catzoo.games.lunar.rules import round_points
+from catzoo.games.lunar.layout import layout_for
+from catzoo.games.lunar.options import SUITS, LunarOptions, card_name
 
-PASS, TRUMP, PLAY = 0, 1, 2
 PHASES = ("pass", "trump", "play")
-PICK_BASE, TRUMP_BASE, HAND_BASE, SKY_BASE = 0, 12, 16, 28
-NUM_ACTIONS = 40
-BLACK, WHITE = 0, 1
 TILE_NAMES = ("black", "white")
-SUIT_DECK = tuple(s for s in range(NUM_SUITS) for _ in range(SUIT_COPIES))
-RANK_DECK = tuple(c for c in range(NUM_SUITS, NUM_CARDS) for _ in range(RANK_COPIES))
+_DEALT = int(_core.CoreEvent.DEALT)
 
 
-def card_type(card: int) -> int:
-    """0 for a suit card, 1 for a rank card."""
-    return 0 if card < NUM_SUITS else 1
-
-
-def _shuffled(rng: random.Random):
-    suits, ranks = list(SUIT_DECK), list(RANK_DECK)
-    shuffle_as_random(suits, rng)
-    shuffle_as_random(ranks, rng)
-    return (tuple(suits), tuple(ranks))
-
-
-class LunarState(CompiledRoundState):
+class LunarState(CompiledState):
     game_name = "lunar"
     env_version = 0
     options_cls = LunarOptions
     num_actions = NUM_ACTIONS
-    _game_lists = ("chance", "history", "team_scores", "round_scores", "tiles")
+    core_module = _core
+    # Team results (+1 / -1 to whole teams) are not GameState.returns' rule over the
+    # standing keys.
+    generic_standing = False
+    _game_lists = ("chance", "history", "round_scores", "round_records")
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        o = self.options
-        self.num_players = n = o.num_players
-        self._use_layout(layout_for(n))
-        self._at = self.layout.at  # block starts (the sky blocks exist with 2 players only)
-        self.team_scores = [0, 0]
+        self.num_players = self.options.num_players
+        self.layout = layout_for(self.num_players)
+        self.observation_size = self.layout.obs_size
+        # per finished round: its points per team, and what they were scored from
         self.round_scores: list[tuple[int, int]] = []
-        self.round_index = 0
-        # [D] seat 0 holds the black lead tile, seat 1 the white one, at the first round.
-        self.tiles = [0, 1]
-        self.round_start = 0
-        self._core = RoundCore(n, o.card_stars, self.master, self._at)
-        self._start_round()
+        self.round_records: list[dict] = []
+        self._round_begin = 0
 
-    def _start_round(self) -> None:
-        n, m, at = self.num_players, self._mv, self._at
-        order = self._draw_chance(_shuffled)  # (suit order, rank order), each 24 cards
+    def _on_deal(self) -> None:
         # The round's pass picks are its first actions: 4 per player from the start player.
         self._round_begin = len(self.history)
-        self.master[:] = 0.0
-        for p in range(n):
-            m[at.score + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
-        for tile, holder in enumerate(self.tiles):
-            m[at.lead_tiles + holder * 2 + tile] = 1.0
-        m[at.round_start + self.round_start] = 1.0
-        core = self._core
-        core.begin(order, self.tiles, self.round_start)  # deals, and writes the rest
+
+    # The core keeps no feature vector (it writes observations from the game when asked,
+    # core.pyx), so it has no buffer: ``master`` is written when read.
+    def _use_core(self, core) -> None:
+        self._core = core
         self.current_player = core.current_player
         self._legal = core.legal
 
-    # --- the end of a round ----------------------------------------------------------------
-    # The rules of a round's actions (pass picks, trump tiles, plays, tricks, the sky) are
-    # in round_core.pyx; CompiledRoundState applies them there.
-    def _tile_holder(self, team: int) -> int:
-        """The member of ``team`` holding a lead tile (with 2 players, the player)."""
-        return self.tiles[0] if self.tiles[0] % 2 == team else self.tiles[1]
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
-    def _end_round(self) -> None:
-        o, n, m, at, core = self.options, self.num_players, self._mv, self._at, self._core
-        track, kept_stars = core.track, core.kept_stars
-        points = tuple(round_points(track[t], kept_stars[t], o.track_stars) for t in (0, 1))
-        self.round_scores.append(points)
-        for t in (0, 1):
-            self.team_scores[t] += points[t]
-        self.round_index += 1
-        a, b = self.team_scores
-        # [R] the game ends when a team has more than the target and the teams are not
-        # tied; [D] the one-round option and the max_rounds cap end it too.
-        if (
-            o.rounds == "single"
-            or (max(a, b) > o.target and a != b)
-            or self.round_index >= o.max_rounds
-        ):
-            core.end_game()
-            self.current_player = TERMINAL
-            self._legal = 0
-            for p in range(n):
-                m[at.score + p] = min(self.team_scores[p % 2] / 30.0, 4.0)
-            return
-        # [R] the lead tiles pass clockwise; the trailing team's lead-tile holder starts
-        # the next round, the black tile's holder when the teams are tied.
-        self.tiles = [(h + 1) % n for h in self.tiles]
-        if a == b:
-            self.round_start = self.tiles[BLACK]
-        else:
-            self.round_start = self._tile_holder(0 if a < b else 1)
-        self._start_round()
+    def state_vector(self) -> np.ndarray:
+        return self._core.master()
 
-    # --- the round in progress, read from the core ------------------------------------------
+    master = property(state_vector, doc="The global feature vector (a new array).")
+
+    def apply_unchecked(self, action: int) -> None:
+        self.history.append(action)
+        core = self._core
+        events = core.apply(action)
+        self.current_player = core.current_player
+        self._legal = core.legal
+        if events:  # every event ends a round: the core scored it
+            record = core.last_round
+            self.round_scores.append(record["points"])
+            self.round_records.append(record)
+            if events & _DEALT:
+                self._record_chance()
+
+    # --- the game in progress, read from the core --------------------------------------------
     hands = property(lambda self: self._core.hands, doc="``hands[p][c]``: p's cards of identity c.")
     passed = property(lambda self: self._core.passed,
                       doc="``passed[p][c]``: cards p put aside for its partner (4 players).")
@@ -165,38 +128,29 @@ class LunarState(CompiledRoundState):
     phase = property(lambda self: self._core.phase, doc="PASS, TRUMP or PLAY.")
     last_trick = property(lambda self: self._core.last_trick,
                           doc="The last finished trick's cards and winning team.")
+    tiles = property(lambda self: self._core.tiles,
+                     doc="The seats holding the black and the white lead tile.")
+    round_start = property(lambda self: self._core.round_start,
+                           doc="The round's start player.")
+    round_index = property(lambda self: self._core.round_index, doc="Rounds scored so far.")
     _order = property(lambda self: self._core.order, doc="This round's (suit, rank) decks.")
     _deck_pos = property(lambda self: self._core.deck_pos)
 
     @property
+    def team_scores(self) -> list[int]:
+        return self._core.team_scores
+
+    @team_scores.setter
+    def team_scores(self, scores) -> None:
+        """Set both teams' scores (rule scenarios start from a given score)."""
+        self._core.team_scores = scores
+
+    @property
     def _pick_at(self) -> list[list[int]]:
         """Per player, the history indices of this round's pass picks."""
-        n, first = self.num_players, self._round_begin
-        return [[first + ((q - self.round_start) % n) * 2 * PASS_PER_TYPE + i
-                 for i in range(made)] for q, made in enumerate(self._core.picks)]
-
-    # --- results ------------------------------------------------------------------------
-    def scores(self) -> list[float]:
-        """Each player's team score (partners share it)."""
-        return [self.team_scores[p % 2] for p in range(self.num_players)]
-
-    def standing_keys(self) -> list[tuple]:
-        return [(self.team_scores[p % 2],) for p in range(self.num_players)]
-
-    def returns(self) -> np.ndarray:
-        """+1 to each member of the team ahead, -1 to each member of the team behind,
-        0 to all on a tie (partners always get the same)."""
-        a, b = self.team_scores
-        sign = (a > b) - (a < b)
-        return np.array([sign if p % 2 == 0 else -sign for p in range(self.num_players)],
-                        dtype=np.float64)
-
-    # --- observations ---------------------------------------------------------------------
-    def observation(self, player: int) -> np.ndarray:
-        return self.master[self.layout.view_index[player]]
-
-    def state_vector(self) -> np.ndarray:
-        return self.master.copy()
+        n, first, start = self.num_players, self._round_begin, self.round_start
+        return [[first + ((q - start) % n) * 2 * PASS_PER_TYPE + i for i in range(made)]
+                for q, made in enumerate(self._core.picks)]
 
     # --- copies and determinization -----------------------------------------------------------
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -4,12 +4,10 @@ partner's picks only once they arrive."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from rich.console import Group
 from rich.text import Text
 
-from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS, TRICKS_PER_ROUND
+from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS
 from catzoo.games.lunar.state import HAND_BASE, PHASES, PICK_BASE, SKY_BASE, TILE_NAMES, TRUMP_BASE
 from catzoo.play.views import summary
 from catzoo.play.views.generic import (
@@ -91,44 +89,17 @@ def _played(p: int, c: int, from_sky: bool, stars=None) -> dict:
 
 
 # --- rounds -----------------------------------------------------------------------------
-@contextmanager
-def watch(state, action: int, notes: dict):
-    """Around the last trick of a round: the engine scores the round and deals the next
-    within the move that ends it, so the trick track and the kept stars at the round's
-    end are read from a copy of the state on which that move ends the round only."""
-    if state.tricks_done != TRICKS_PER_ROUND - 1 or state.is_terminal():
-        yield
-        return
-    before = len(state.round_scores)
-    probe = state.clone()
-    yield
-    if len(state.round_scores) > before:
-        notes.setdefault("lunar_rounds", []).append(_round_end(probe, action, before))
-
-
-def _round_end(probe, action: int, rounds_before: int) -> dict | None:
-    probe._end_round = lambda: None  # the round's last trick taken, not yet scored
-    probe.apply(action)
-    if len(probe.round_scores) != rounds_before:
-        return None  # an engine that ends rounds elsewhere: the summary shows the points
-    return {"track": list(probe.track), "kept_stars": list(probe.kept_stars)}
-
-
 def rounds(state, notes: dict) -> list[dict]:
     """Each finished round: per team its trick-track position and the stars printed
     there, the stars on the cards it kept, and its points."""
     o, teams = state.options, _teams(state.num_players)
-    ends = notes.get("lunar_rounds", [])
     out = []
-    for r, points in enumerate(state.round_scores):
-        end = ends[r] if r < len(ends) else None
+    for r, record in enumerate(state.round_records):  # the core's, as it scored the round
         rows = []
         for t, members in enumerate(teams):
-            if end is None:
-                rows.append((members, ["?", "?", "?", points[t]]))
-                continue
-            pos = end["track"][t]
-            rows.append((members, [pos, o.track_stars[pos], end["kept_stars"][t], points[t]]))
+            pos = record["track"][t]
+            rows.append((members, [pos, o.track_stars[pos], record["kept_stars"][t],
+                                   record["points"][t]]))
         lines = ["Stars beside the track positions 0-12: " + _track_text(o.track_stars)]
         out.append(summary(f"Round {r + 1}: result",
                            ["team", "track position", "stars there", "stars on kept cards",

@@ -31,10 +31,15 @@ from __future__ import annotations
 import numpy as np
 
 from catzoo.games.catsle_builders.layout import COLUMN_FEATURES, layout_for
-from catzoo.games.catsle_builders.options import DEFAULT_TAKE_COUNTS, VALUES
+from catzoo.games.catsle_builders.options import (
+    DEFAULT_TAKE_COUNTS,
+    VALUES,
+    CatsleBuildersOptions,
+)
+from catzoo.games.catsle_builders.scoring import card_key
+from catzoo.games.catsle_builders.state import COLUMN_BASE, TAKE_BASE
 from catzoo.policies.base import Policy, legal_actions
 
-PLAY_BASE, TAKE_BASE, COLUMN_BASE = 0, 60, 120
 PERFECT_STEP = 2.0  # about the growth of the default bonus per perfect column
 
 
@@ -45,7 +50,7 @@ class CatsleBuildersHeuristic(Policy):
         self.num_players = num_players
         self.layout = layout_for(num_players)
         self.takes = tuple(take_counts or DEFAULT_TAKE_COUNTS[num_players])
-        self.num_suits = 4 if num_players == 3 else 5
+        self.num_suits = CatsleBuildersOptions(num_players=num_players).num_suits
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -162,13 +167,8 @@ class CatsleBuildersHeuristic(Policy):
         return 0.5 * (optimistic + pessimistic)
 
 
-def _key(card: int, lead: int, position: int) -> int:
-    suit, value = divmod(card, VALUES)
-    return 1000 + value * 10 if suit == lead else value * 10 + position
-
-
 def _beats(other: int, mine: int, lead: int, other_pos: int, my_pos: int) -> bool:
-    return _key(other, lead, other_pos) > _key(mine, lead, my_pos)
+    return card_key(other, lead, other_pos) > card_key(mine, lead, my_pos)
 
 
 def _beat_chance(card: int, lead: int, unseen_ids, hand_size: float) -> float:

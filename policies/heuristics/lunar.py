@@ -25,18 +25,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from catzoo.games.lunar.layout import layout_for
-from catzoo.games.lunar.options import (
+from catzoo.games.lunar.core import (
+    HAND_BASE,
     NUM_CARDS,
     NUM_SUITS,
+    PICK_BASE,
     RANK_COPIES,
+    SKY_BASE,
     SUIT_COPIES,
     TRICKS_PER_ROUND,
-    LunarOptions,
+    TRUMP_BASE,
 )
+from catzoo.games.lunar.layout import layout_for
+from catzoo.games.lunar.options import LunarOptions
 from catzoo.policies.base import Policy, legal_actions
 
-PICK_BASE, TRUMP_BASE, HAND_BASE, SKY_BASE = 0, 12, 16, 28
 FULL = [SUIT_COPIES] * NUM_SUITS + [RANK_COPIES] * (NUM_CARDS - NUM_SUITS)
 
 

@@ -16,6 +16,13 @@ Options (``ismcts:iterations=400,c=1.4``): ``iterations`` per move (default 200)
 budget makes the play depend on the machine's speed, so the arena's reproducibility
 needs iterations); ``c`` the exploration constant; ``rollout_depth`` cuts playouts after
 that many actions and scores the standing reached (for very long games).
+
+``seconds`` bounds a move's time, not only the number of iterations started: a playout
+still running at the deadline stops there and is scored on the standing reached, as a
+``rollout_depth`` cut is. One playout of Cats Knocking Things Off Ledges simulates a
+whole game (about 1.3 s), so a move of 200 iterations took minutes there; with
+``seconds=S`` a move takes S plus at most one action's simulation and one
+determinization (the web server offers ``ismcts`` with such a budget).
 """
 
 from __future__ import annotations
@@ -84,7 +91,7 @@ class ISMCTSPolicy(Policy):
             # The clone carries the real game's generator: without a fresh one a playout
             # would deal the next round exactly as the real game will.
             det.rng = random.Random(rng.getrandbits(64))
-            self._iterate(det, root, table, rng)
+            self._iterate(det, root, table, rng, deadline)
             done += 1
         self.last_iterations = done
         # The most visited legal move; equal visits go to the better mean, then the order
@@ -97,7 +104,8 @@ class ISMCTSPolicy(Policy):
                 best, best_key = a, key
         return best
 
-    def _iterate(self, det, root: dict, table: dict, rng: random.Random) -> None:
+    def _iterate(self, det, root: dict, table: dict, rng: random.Random,
+                 deadline: float | None = None) -> None:
         path = []
         node = root
         c = self.c
@@ -130,18 +138,20 @@ class ISMCTSPolicy(Policy):
             node = table.get(key)
             if node is None:
                 node = table[key] = {}
-        self._playout(det, rng)
+        self._playout(det, rng, deadline)
         result = det.returns()
         for st, p in path:
             st[VISITS] += 1
             st[TOTAL] += result[p]
 
-    def _playout(self, det, rng: random.Random) -> None:
+    def _playout(self, det, rng: random.Random, deadline: float | None = None) -> None:
         limit = self.rollout_depth
         steps = 0
         while det.current_player != TERMINAL:
             if limit is not None and steps >= limit:
                 return
+            if deadline is not None and time.perf_counter() >= deadline:
+                return  # out of time: scored on the standing reached
             legal = det.legal_actions()
             det.apply_unchecked(legal[int(rng.random() * len(legal))])
             steps += 1
