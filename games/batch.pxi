@@ -50,7 +50,7 @@
 
 from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 import numpy as _np
@@ -339,3 +339,79 @@ cdef class BatchCore:
     cdef _check_slot(self, Py_ssize_t i):
         if not 0 <= i < self.b.n:
             raise IndexError(f"slot {i} is out of range 0..{self.b.n - 1}")
+
+
+# --- random playouts: the search bots' leaf evaluation in C -------------------------------------
+# ISMCTS (policies/search/ismcts.py) values a leaf by playing uniformly random legal moves to
+# the end of the game. Through Python each move costs a legal-action list and an apply
+# (80% of a search's time on the card games); here the whole playout is one call. The
+# choice is uniform over the legal set from a splitmix64 stream of the given seed; chance
+# (later rounds' deals) comes from the game's own generator, as ``game_apply`` draws it.
+
+cdef uint64_t _SPLITMIX_GAMMA = 0x9E3779B97F4A7C15
+cdef uint64_t _SPLITMIX_M1 = 0xBF58476D1CE4E5B9
+cdef uint64_t _SPLITMIX_M2 = 0x94D049BB133111EB
+
+
+cdef inline uint64_t _splitmix64(uint64_t* s) noexcept nogil:
+    cdef uint64_t z
+    s[0] += _SPLITMIX_GAMMA
+    z = s[0]
+    z = (z ^ (z >> 30)) * _SPLITMIX_M1
+    z = (z ^ (z >> 27)) * _SPLITMIX_M2
+    return z ^ (z >> 31)
+
+
+def playout_returns(Core core, seed, int limit=-1, list moves=None) -> list:
+    """The returns (``game_returns``) after uniformly random legal moves from ``core``'s
+    game to its end, or after ``limit`` moves (``limit`` >= 0: the standing reached then).
+    ``core`` is left as it was (the playout runs on a copy); ``seed`` (an int) fixes the
+    moves, the game's generator the deals. ``moves``, a list, receives the moves played
+    (for tests: replayed through the Python state they must reach the same returns)."""
+    cdef const Config* c = &core.config.c
+    cdef Game* g = <Game*>malloc(sizeof(Game))
+    cdef int8_t mask[MAX_ACTIONS]
+    cdef double out[MAX_PLAYERS]
+    cdef uint64_t state = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef int A = game_num_actions(c), P = game_num_players(c), a, k, n, steps = 0
+    cdef bint record = moves is not None
+    cdef int* played = NULL
+    cdef int* grown
+    cdef int room = 0
+    cdef bint oom = False
+    if g == NULL:
+        raise MemoryError()
+    memcpy(g, &core.g, sizeof(Game))
+    with nogil:
+        while game_current_player(g) >= 0 and (limit < 0 or steps < limit):
+            game_mask(g, c, mask)
+            n = 0
+            for a in range(A):
+                n += mask[a] != 0
+            # Lemire's multiply-shift: uniform over n from 32 random bits
+            k = <int>(((_splitmix64(&state) >> 32) * <uint64_t>n) >> 32)
+            for a in range(A):
+                if mask[a] != 0:
+                    if k == 0:
+                        break
+                    k -= 1
+            if record:
+                if steps == room:
+                    room = 2 * room + 64
+                    grown = <int*>realloc(played, room * sizeof(int))
+                    if grown == NULL:
+                        oom = True
+                        break
+                    played = grown
+                played[steps] = a
+            game_apply(g, c, a)
+            steps += 1
+        game_returns(g, c, out)
+    free(g)
+    if oom:
+        free(played)
+        raise MemoryError()
+    if record:
+        moves.extend([played[k] for k in range(steps)])
+        free(played)
+    return [out[k] for k in range(P)]

@@ -159,6 +159,15 @@ class CompiledState(GameState):
     def observation(self, player: int) -> np.ndarray:
         return self._core.observe(player)
 
+    def playout_returns(self, seed: int, limit: int | None = None,
+                        moves: list | None = None) -> np.ndarray:
+        """``returns()`` after uniformly random legal moves to the end of the game (or
+        ``limit`` moves), played in C on a copy: this state is unchanged. ``seed`` fixes
+        the moves (``moves`` receives them); later deals come from this state's
+        generator (``rng``)."""
+        return np.array(self.core_module.playout_returns(
+            self._core, seed, -1 if limit is None else limit, moves), dtype=np.float64)
+
     def state_vector(self) -> np.ndarray:
         return self.master.copy()
 

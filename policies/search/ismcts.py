@@ -9,7 +9,9 @@ some determinizations only are handled with availability counts (Cowling, Powley
 Whitehouse 2012): a child's exploration term uses how often it was available, not how often
 its parent was visited. Leaves are valued by uniformly random playouts to the end of the
 game, scored with ``returns()`` (so partners of a team, and cooperative players, pull in
-the same direction).
+the same direction); the compiled card games play a playout in one call to their core
+(``CompiledState.playout_returns``, its moves drawn from a seed of the search's generator),
+the others move by move here.
 
 Options (``ismcts:iterations=400,c=1.4``): ``iterations`` per move (default 200), or
 ``seconds`` of thinking per move (then iterations are capped only if given too; a time
@@ -138,8 +140,11 @@ class ISMCTSPolicy(Policy):
             node = table.get(key)
             if node is None:
                 node = table[key] = {}
-        self._playout(det, rng, deadline)
-        result = det.returns()
+        if hasattr(det, "playout_returns"):  # a compiled game: the whole playout in C
+            result = det.playout_returns(rng.getrandbits(64), self.rollout_depth)
+        else:
+            self._playout(det, rng, deadline)
+            result = det.returns()
         for st, p in path:
             st[VISITS] += 1
             st[TOTAL] += result[p]
