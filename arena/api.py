@@ -85,6 +85,13 @@ class ArenaResult:
     def head_to_head(self) -> tuple[np.ndarray, np.ndarray]:
         return S.head_to_head(self.events, len(self.names))
 
+    def pair(self) -> dict | None:
+        """In a two-policy arena, the first policy against the second with a 95% interval
+        (``stats.pair_comparison``); else None."""
+        if len(self.names) != 2:
+            return None
+        return S.pair_comparison(self.records, self.events, self.structure.cooperative)
+
     def summary(self) -> list[dict]:
         """One row per policy, best rating first."""
         events = self.events

@@ -48,6 +48,17 @@ def table(result) -> str:
             cells = ["     -" if met[i, j] == 0 else f"{share[i, j]:6.3f}"
                      for j in range(len(result.names))]
             out.append(f"{name.ljust(w)} {i:>1} " + "  ".join(cells))
+    pair = result.pair()
+    if pair is not None:
+        a, b = result.names
+        if pair["metric"] == "share ahead":
+            text = (f"{a} finished ahead of {b} in {pair['value']:.1%} "
+                    f"[{pair['low']:.1%}, {pair['high']:.1%}] of their meetings")
+        else:
+            text = (f"{a}'s team scored {pair['value']:+.2f} [{pair['low']:+.2f}, "
+                    f"{pair['high']:+.2f}] more than {b}'s on the same deals")
+        out += ["", (f"{text} (95% interval over {pair['rounds']} deals, each played in "
+                     "every seating)")]
     if result.failure is not None:
         out += ["", (f"STOPPED by a failure of policy {result.failure['policy']!r}: "
                      f"{result.failure['problem'].splitlines()[0]}")]
@@ -66,6 +77,7 @@ def to_dict(result) -> dict:
         "seconds": result.seconds, "rating_method": result.ratings()["method"],
         "summary": [_clean(r) for r in result.summary()],
         "head_to_head": {"share": _clean(share.tolist()), "met": met.tolist()},
+        "pair": _clean(result.pair()),
         "failure": result.failure, "games": result.records,
     }
 

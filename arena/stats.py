@@ -177,3 +177,35 @@ def head_to_head(events: list[Event], num_policies: int) -> tuple[np.ndarray, np
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(met > 0, ahead / np.maximum(met, 1), np.nan)
     return share, met
+
+
+def pair_comparison(records: list[dict], events: list[Event], cooperative: bool):
+    """Policy 0 against policy 1 with a 95% interval, one sample per round (a deal played
+    in every seating; its rotations are not independent evidence). Competitive games: the
+    share of their meetings as rivals in which 0 finished ahead (ties half), clipped to
+    [0, 1]. Cooperative games: the mean of 0's lineup's score minus 1's on the same deal.
+    ``None`` when no round compared them."""
+    by_round: dict[int, list[float]] = defaultdict(list)
+    if cooperative:
+        for rec in records:
+            if set(rec["seats"]) == {0}:
+                by_round[rec["round"]].append(float(np.mean(rec["scores"])))
+            elif set(rec["seats"]) == {1}:
+                by_round[rec["round"]].append(-float(np.mean(rec["scores"])))
+        samples = [sum(v) for v in by_round.values() if len(v) == 2]
+        metric, bounds = "score difference", (-math.inf, math.inf)
+    else:
+        for rec, ev in zip(records, events):
+            ahead = [1.0 if ra < rb else 0.5 if ra == rb else 0.0
+                     for ea, ra in zip(ev.entrants, ev.ranks)
+                     for eb, rb in zip(ev.entrants, ev.ranks)
+                     if 0 in ea and 1 not in ea and 1 in eb and 0 not in eb]
+            if ahead:
+                by_round[rec["round"]].append(float(np.mean(ahead)))
+        samples = [float(np.mean(v)) for v in by_round.values()]
+        metric, bounds = "share ahead", (0.0, 1.0)
+    if not samples:
+        return None
+    m, lo, hi = mean_interval(samples)
+    return {"metric": metric, "value": m, "low": max(lo, bounds[0]), "high": min(hi, bounds[1]),
+            "rounds": len(samples)}

@@ -138,3 +138,14 @@ def test_no_pickle_anywhere_in_a_run_directory(tmp_path):
             assert path.suffix not in (".zip", ".pkl", ".pt", ".pickle"), path
             head = path.read_bytes()[:2]
             assert head != b"\x80\x04" and head != b"\x80\x05", path  # pickle protocols 4, 5
+
+
+def test_an_override_of_one_proportion_keeps_the_others():
+    root = Path(__file__).resolve().parent.parent / "configs"
+    cfg = config_mod.load(root / "cat_in_the_box.yaml",
+                          ["league.mix.heuristic=0.5", "league.mix.league=0.4"])
+    assert cfg["league"]["mix"] == {"league": 0.4, "heuristic": 0.5, "random": 0.1}
+    whole = config_mod.load(root / "cat_in_the_box.yaml", ["league.mix={heuristic: 1.0}"])
+    assert whole["league"]["mix"] == {"heuristic": 1.0}  # a whole mapping replaces it
+    with pytest.raises(config_mod.ConfigError, match="league.mix: unknown key"):
+        config_mod.load(root / "cat_in_the_box.yaml", ["league.mix.heuristics=0.5"])

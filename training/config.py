@@ -139,6 +139,12 @@ MIX_KEYS = ("league", "heuristic", "random")
 SCHEME_KEYS = ("latest", "uniform", "weighted")
 
 
+# Mappings whose keys are free (checked by validate or the game): a config's mapping
+# replaces the default's whole, an override of one of its keys (league.mix.heuristic=0.5)
+# changes that key only.
+FREE_FORM = ("env.options", "league.mix", "league.scheme")
+
+
 def _merge(base: dict, update: dict, where: str) -> dict:
     out = copy.deepcopy(base)
     if not isinstance(update, dict):
@@ -152,7 +158,7 @@ def _merge(base: dict, update: dict, where: str) -> dict:
             )
         default = base[key]
         # Free-form mappings: the game's options, and proportions checked by validate().
-        if name in ("env.options", "league.mix", "league.scheme"):
+        if name in FREE_FORM:
             if not isinstance(value, dict):
                 raise ConfigError(f"{name} must be a mapping, got {value!r}")
             out[key] = copy.deepcopy(value)
@@ -193,8 +199,16 @@ def resolve(raw: dict, overrides: list[str] | tuple[str, ...] = ()) -> dict:
     if trainer not in TRAINERS:
         raise ConfigError(f"trainer={trainer!r}; choose one of {', '.join(TRAINERS)}")
     config = _merge(TRAINERS[trainer], raw, "")
-    for tree in parsed:
-        config = _merge(config, tree, "")
+    for text, tree in zip(overrides, parsed):
+        key = text.split("=", 1)[0].strip()
+        inner = next((f for f in FREE_FORM if key.startswith(f + ".")), None)
+        if inner is None:
+            config = _merge(config, tree, "")
+            continue
+        node, leaf = config, tree
+        for part in inner.split("."):
+            node, leaf = node[part], leaf[part]
+        node.update(copy.deepcopy(leaf))
     return validate(config)
 
 

@@ -146,33 +146,14 @@ def balanced(policy, opponent, game: str, num_players: int, games: int,
     one sample, so the rotations of a deal are not counted as independent). Cooperative
     games: the mean difference of the two teams' shared scores on the same deals."""
     from catzoo.arena import run_arena
-    from catzoo.arena.stats import events_and_samples
 
     result = run_arena(game, [policy, opponent], games=games, num_players=num_players,
                        seed=seed, options=env_options, workers=workers)
     name = opponent if isinstance(opponent, str) else getattr(opponent, "name", "opponent")
-    by_round: dict[int, list[float]] = {}
-    if result.structure.cooperative:
-        for rec in result.records:
-            sign = 1.0 if rec["seats"][0] == 0 else -1.0
-            by_round.setdefault(rec["round"], []).append(sign * float(np.mean(rec["scores"])))
-        samples = [sum(v) for v in by_round.values() if len(v) == 2]
-        m, lo, hi = mean_ci(samples)
-        return {"opponent": name, "games": len(result.records), "metric": "score difference",
-                "value": m, "low": lo, "high": hi}
-    events, _ = events_and_samples(result.records, result.structure)
-    for rec, ev in zip(result.records, events, strict=True):
-        ahead = []
-        for ea, ra in zip(ev.entrants, ev.ranks, strict=True):
-            for eb, rb in zip(ev.entrants, ev.ranks, strict=True):
-                if 0 in ea and 1 in eb and 1 not in ea and 0 not in eb:
-                    ahead.append(1.0 if ra < rb else 0.5 if ra == rb else 0.0)
-        if ahead:
-            by_round.setdefault(rec["round"], []).append(float(np.mean(ahead)))
-    samples = [float(np.mean(v)) for v in by_round.values()]
-    m, lo, hi = mean_ci(samples)
-    return {"opponent": name, "games": len(result.records), "metric": "share ahead",
-            "value": m, "low": max(lo, 0.0), "high": min(hi, 1.0)}
+    pair = result.pair() or {"metric": "share ahead", "value": math.nan, "low": math.nan,
+                             "high": math.nan}
+    return {"opponent": name, "games": len(result.records), "metric": pair["metric"],
+            "value": pair["value"], "low": pair["low"], "high": pair["high"]}
 
 
 def summary_line(result: dict) -> str:
