@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.p
 run: $(STAMP)
 	$(BIN)/catzoo train --config configs/cat_in_the_box.yaml --steps 40000 --run-dir $(DEMO)
 	$(BIN)/catzoo arena cat_in_the_box --policy $(DEMO)/policy \
-		--policy checkpoints/cat_in_the_box --policy heuristic --policy random \
+		--policy shipped:cat_in_the_box --policy heuristic --policy random \
 		--games 400 --workers 2 --seed 0 --out $(DEMO)/arena
 
 # One seeded game between bots, printed turn by turn.

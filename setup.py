@@ -31,7 +31,8 @@ def data_packages(pattern: str) -> list[str]:
 
 # The web app's page, styles and scripts ship inside the package: no CDN, no download.
 STATIC = data_packages("web.static*")
-# The shipped policies, loaded by name from anywhere ("shipped:GAME"), and the rules pages,
+# The shipped policies, loaded by name from anywhere ("shipped:GAME"; checkpoints/GAME/<N>p/,
+# one folder per player count, each a namespace package of its own), and the rules pages,
 # which the terminal and the browser tables show.
 SHIPPED, DOCS = data_packages("checkpoints.*"), data_packages("docs.rules")
 packages += STATIC + SHIPPED + DOCS

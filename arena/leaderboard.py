@@ -45,34 +45,50 @@ def _root(root: str | None) -> str | None:
 
 
 def table_size(game: str, root: str | None = None) -> int:
-    """The player count a game's table is played at: its shipped checkpoint's (a policy
-    plays only the count it was trained for), else the game's default. ``root``: a
-    folder of ``GAME/`` checkpoints instead of the shipped ones."""
+    """The player count a game's table is played at: the count of its shipped policy when
+    none is named (the game's default count when one is shipped for it, else the lowest
+    shipped: ``catzoo.training.checkpoint.default_count``), since a policy plays only the
+    count it was trained for; the game's default when none is shipped. ``root``: a folder
+    of ``GAME/`` checkpoints instead of the shipped ones (``GAME/<N>p/``, one per count,
+    as shipped, or one checkpoint in ``GAME/`` itself)."""
+    from pathlib import Path
+
+    from catzoo.training.checkpoint import counts_in, default_count
+
+    info = GAMES[game]
     folder = _root(root)
-    meta = os.path.join(folder, game, "policy.json") if folder else ""
-    if meta and os.path.exists(meta):
+    if folder is None:
+        return info.default_players
+    counts = [n for n in counts_in(Path(folder, game)) if n in info.players]
+    if counts:
+        return default_count(game, counts)
+    meta = os.path.join(folder, game, "policy.json")
+    if os.path.exists(meta):
         try:
             with open(meta) as f:
                 n = json.load(f)["num_players"]
         except (OSError, ValueError, KeyError, TypeError):
             n = None  # an unreadable file: shipped_checkpoints reports why
-        if isinstance(n, int) and n in GAMES[game].players:
+        if isinstance(n, int) and n in info.players:
             return n
-    return GAMES[game].default_players
+    return info.default_players
 
 
 def shipped_checkpoints(game: str, root: str | None = None,
                         num_players: int | None = None) -> tuple[list[str], list[str]]:
-    """Loadable checkpoints of ``game`` at ``num_players`` (default: the game's), and
-    notes on those skipped: the shipped one as ``shipped:GAME``, or with ``root`` the
-    checkpoint directories under root/game."""
+    """Loadable checkpoints of ``game`` at ``num_players`` (default: ``table_size``'s),
+    and notes on those skipped: the shipped one as ``shipped:GAME``, or with ``root`` the
+    checkpoint directories under root/game: its ``<N>p/`` folder for this count (the
+    other counts' are for other tables), its other sub-folders and root/game itself."""
+    if game not in GAMES:
+        return [], []
+    n = table_size(game, root) if num_players is None else num_players
     if root is None:
         from catzoo.training.checkpoint import shipped_games
 
-        if game not in GAMES or game not in shipped_games():
+        if game not in shipped_games():
             return [], []
         spec = f"shipped:{game}"
-        n = GAMES[game].default_players if num_players is None else num_players
         try:
             make_policy(spec, game, n)
         except UnknownPolicyError as err:
@@ -81,13 +97,25 @@ def shipped_checkpoints(game: str, root: str | None = None,
     folder = os.path.join(root, game)
     if not os.path.isdir(folder):
         return [], []
-    n = GAMES[game].default_players if num_players is None else num_players
+    from catzoo.policies.registry import COUNT_FOLDER
+
     found, skipped = [], []
     # The game's folder is itself a checkpoint when it holds policy.json; any
-    # sub-folders are further checkpoints.
+    # sub-folders are further checkpoints, but those named for another count.
     candidates = [folder] if os.path.exists(os.path.join(folder, "policy.json")) else []
-    candidates += [os.path.join(folder, e) for e in sorted(os.listdir(folder))
-                   if os.path.isdir(os.path.join(folder, e))]
+    counts = []
+    for e in sorted(os.listdir(folder)):
+        if not os.path.isdir(os.path.join(folder, e)):
+            continue
+        count = COUNT_FOLDER.match(e)
+        if count:
+            counts.append(e)
+            if int(count.group(1)) != n:
+                continue
+        candidates.append(os.path.join(folder, e))
+    if counts and f"{n}p" not in counts:
+        skipped.append(f"`{folder}`: no checkpoint for {n} players (it holds "
+                       + ", ".join(f"{c}/" for c in counts) + ")")
     for path in candidates:
         try:
             make_policy(path, game, n)
@@ -106,7 +134,8 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     folder = os.path.dirname(out) or "."
     plots = os.path.join(folder, "leaderboard")
     source = _root(checkpoints)
-    where = "`checkpoints/<game>/`" if checkpoints is None else f"`{checkpoints}/<game>/`"
+    where = ("`checkpoints/<game>/<N>p/`" if checkpoints is None
+             else f"`{checkpoints}/<game>/`")
     log(f"checkpoints: {'none found' if source is None else os.path.abspath(source)}"
         + (" (the policies shipped with CatZoo)" if checkpoints is None else ""))
     log(f"writing {os.path.abspath(out)}, and the plots, JSON and CSV in "
@@ -114,8 +143,9 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     lines = ["# Leaderboard", "",
              ("Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
               f"{where}: {games} games per game at least (rounded up to whole "
-              f"seat rotations), seed {seed}, at the shipped checkpoint's player count (the "
-              "game's default when none is shipped). Intervals are 95%; see "
+              f"seat rotations), seed {seed}, at the player count `shipped:GAME` loads when "
+              "none is named (the game's default count when a policy is shipped for it, else "
+              "the lowest shipped; the game's default when none is). Intervals are 95%; see "
               "[arena.md](arena.md) for how games are seated and rated."), ""]
     for game, info in GAMES.items():
         n = table_size(game, checkpoints)

@@ -1,7 +1,7 @@
 """``catzoo oracle``: Cat Tree policies as a percentage of the best score each deal allows.
 
     catzoo oracle                                  # random, heuristic, shipped checkpoints
-    catzoo oracle --policy heuristic --policy checkpoints/cat_tree
+    catzoo oracle --policy heuristic --policy checkpoints/cat_tree/2p
     catzoo oracle --fresh --deals 200 --workers 2  # new deals, against the oracle's search
 """
 

@@ -20,8 +20,9 @@ def register(subparsers) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--opponent", action="append", default=[], metavar="POLICY",
                    help=f"policy for the other seats, repeated and cycled over them: "
-                        f"{SPEC_HELP} (default: the game's shipped policy when it was "
-                        "trained for this player count and these options, else heuristic)")
+                        f"{SPEC_HELP} (default: the game's shipped policy when one is "
+                        "shipped for this player count and fits these options, else "
+                        "heuristic)")
     p.add_argument("--seed", type=int, help="seed of the deal (default: a random one)")
     p.add_argument("-o", "--option", action="append", default=[],
                    help="game option key=value, e.g. -o rounds=single")

@@ -61,7 +61,7 @@ by the rules engine from the poses at rest with a point-mass model of a bat,
 `catzoo.games.ledges.features`; no physics, under 10 ms a decision): for each bat, toy
 placement and cat placement, the points the model expects it to score under the
 dexterity noise, so that a policy need not learn aiming from raw coordinates (the `aimer`
-bot plays by them; the shipped checkpoint, `checkpoints/ledges`, was trained with them and,
+bot plays by them; the shipped checkpoint, `checkpoints/ledges/2p`, was trained with them and,
 at a table without them, makes them from the engine state: `LedgesState.observation_as`,
 as for any option in `LedgesState.observation_options`). The layout
 at 4 players (for n players, every "4 x"

@@ -43,6 +43,21 @@ import numpy as np
 from catzoo.games.base import GameState, OptionsError, build_options, check_seed
 
 
+def _plain(value):
+    """``value`` with numpy arrays as tuples and numpy scalars as Python ones: a deck
+    pinned as an array of ``np.int64`` is the deck of those ints, and the chance record
+    must hold what JSON (the action log) can write."""
+    if isinstance(value, np.ndarray):
+        return tuple(_plain(v) for v in value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()  # np.bool_ becomes bool, which the checks still refuse
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
 def _listed(value):
     """Tuples as lists, as in the JSON logs the games' log checks read."""
     if isinstance(value, (list, tuple)):
@@ -65,7 +80,8 @@ class CompiledState(GameState):
     _game_lists: ClassVar[tuple[str, ...]] = ("chance", "history")
 
     @classmethod
-    def new(cls, options=None, seed: int | None = None, chance: list | None = None, **kwargs):
+    def new(cls, options=None, seed: int | None = None, chance: list | tuple | None = None,
+            **kwargs):
         """A new game (see ``GameState.new``): ``seed`` a non-negative int (or None: a seed
         drawn from the system's entropy, as ``random.Random(None)`` would); pinned chance
         outcomes checked by the game's ``log_check.check_chance`` first."""
@@ -74,7 +90,7 @@ class CompiledState(GameState):
         elif kwargs:
             raise OptionsError("pass either an options object or keyword options, not both")
         seed = check_seed(seed, f"{cls.game_name}: seed")
-        pinned = list(chance) if chance is not None else []
+        pinned = [_plain(c) for c in chance] if chance is not None else []
         if pinned:
             # the rules of a chance outcome are the game's log checks (ReplayError names
             # the field); the core guards its C arrays again before copying them in

@@ -6,7 +6,8 @@ A spec is one of:
 * a search bot with optional ``key=value`` options after a colon, comma-separated:
   ``ismcts``, ``ismcts:iterations=400,c=1.4``, ``planner:candidates=16,samples=4``;
 * ``shipped:GAME`` (or ``shipped``: the game being played's), the policy shipped with
-  CatZoo, from any working directory;
+  CatZoo for the table's player count, from any working directory (``shipped:GAME:Np``
+  names the count);
 * a filesystem path to a checkpoint directory, loaded by ``catzoo.training.load_policy``;
 * your own bot by import path, ``package.module:Class`` (options as for the search bots
   after a second colon, passed as strings), built as ``Class(num_players=..., seed=...,
@@ -40,12 +41,16 @@ SEARCH: dict[str, str] = {
 
 
 SHIPPED = "shipped"
+# A checkpoint folder named for its player count: GAME/4p/, the shipped policies' layout
+# (catzoo.training.checkpoint reads them by it). Here, not there, because seat names
+# (short_name) need it where the training extra is not installed.
+COUNT_FOLDER = re.compile(r"^([1-9][0-9]*)p$")
 
 # Every kind of spec, in words, for the commands' --help (show, arena, play, oracle).
 SPEC_HELP = ("random, heuristic (ledges also: aimer), ismcts[:iterations=N,c=X,seconds=S,"
              "rollout_depth=D], planner[:candidates=N,samples=N,depth=N], shipped (the "
-             "policy shipped for the game; shipped:GAME names one), or a checkpoint "
-             "directory")
+             "policy shipped for the game at the table's player count; shipped:GAME or "
+             "shipped:GAME:Np names one), or a checkpoint directory")
 
 
 class UnknownPolicyError(ValueError):
@@ -58,16 +63,20 @@ def available_policies(game: str) -> list[str]:
 
 
 def shipped_spec(game: str) -> str:
+    """The spec of ``game``'s shipped policy; loaded for a table, it picks the policy of
+    the table's player count."""
     return f"{SHIPPED}:{get_game(game).name}"
 
 
-def has_shipped(game: str) -> bool:
-    """Whether CatZoo ships a policy for ``game`` (in the installed package)."""
+def has_shipped(game: str, num_players: int | None = None) -> bool:
+    """Whether CatZoo ships a policy for ``game`` (in the installed package) trained for
+    ``num_players`` (None: for any count)."""
     try:
-        from catzoo.training.checkpoint import shipped_games
+        from catzoo.training.checkpoint import shipped_counts
     except ImportError:
         return False
-    return get_game(game).name in shipped_games()
+    counts = shipped_counts(get_game(game).name)
+    return bool(counts) if num_players is None else num_players in counts
 
 
 def short_name(spec: str, game: str | None = None) -> str:
@@ -76,13 +85,14 @@ def short_name(spec: str, game: str | None = None) -> str:
     the spec itself says the rest."""
     spec = str(spec).strip()
     head, _, rest = spec.partition(":")
-    if head == SHIPPED:
-        return f"{(rest or game or 'shipped').strip()} policy"
+    if head == SHIPPED:  # shipped:GAME:Np too: the table says the count
+        return f"{(rest.partition(':')[0] or game or 'shipped').strip()} policy"
     if not is_checkpoint_spec(spec):
         return head
     parts = [p for p in spec.replace(os.sep, "/").split("/") if p not in ("", ".", "..")]
-    while len(parts) > 1 and parts[-1] in ("policy", "policy.json", "policy.safetensors"):
-        parts.pop()  # a run's final policy/ is named for its run
+    while len(parts) > 1 and (parts[-1] in ("policy", "policy.json", "policy.safetensors")
+                              or COUNT_FOLDER.match(parts[-1])):
+        parts.pop()  # a run's final policy/ is named for its run, GAME/4p/ for its game
     return f"{parts[-1] if parts else spec} policy"
 
 
@@ -212,6 +222,8 @@ def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = N
         policy = load_policy(path, game=game, num_players=num_players, seed=seed,
                              env_options=env_options)
     except failures as err:
+        if path.startswith(SHIPPED + ":"):  # a name, not a file: nothing to call unloadable
+            raise UnknownPolicyError(f"policy {path!r}: {err}") from None
         raise UnknownPolicyError(f"{path!r} is not a loadable checkpoint: {err}") from None
     if not getattr(policy, "name", None) or policy.name == "policy":
         policy.name = path

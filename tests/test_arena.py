@@ -161,7 +161,7 @@ def test_leaderboard_finds_the_shipped_checkpoints():
     from catzoo.arena.leaderboard import default_policies, shipped_checkpoints
 
     found, skipped = shipped_checkpoints("cat_in_the_box", root="checkpoints")
-    assert found == ["checkpoints/cat_in_the_box"] and skipped == []
+    assert found == ["checkpoints/cat_in_the_box/4p"] and skipped == []
     assert shipped_checkpoints("no_such_game", root="checkpoints") == ([], [])
     assert default_policies("cat_in_the_box")[:2] == ["random", "heuristic"]
 
@@ -171,7 +171,7 @@ def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
 
     assert table_size("catsle_builders") == 3  # the shipped policy plays 3-player games
     assert shipped_checkpoints("catsle_builders", root="checkpoints",
-                               num_players=3)[0] == ["checkpoints/catsle_builders"]
+                               num_players=3)[0] == ["checkpoints/catsle_builders/3p"]
     found, skipped = shipped_checkpoints("catsle_builders", root="checkpoints", num_players=4)
     assert found == [] and "3" in skipped[0] and "4" in skipped[0]
     assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
@@ -191,18 +191,18 @@ def test_mean_rank_intervals_stay_within_the_ranks_possible():
 def test_the_plot_labels_policies_shortly_in_rating_order_with_a_legend(tmp_path):
     from catzoo.arena.report import plot_layout
 
-    policies = ["random", "ismcts:iterations=4", "heuristic", "checkpoints/cat_in_the_box",
+    policies = ["random", "ismcts:iterations=4", "heuristic", "checkpoints/cat_in_the_box/4p",
                 "ismcts:iterations=8"]
     result = run_arena("cat_in_the_box", policies, games=8, num_players=4, seed=1,
                        options={"rounds": "full"})
     order, labels, legend = plot_layout(result)
     assert [result.names[i] for i in order] == [r["policy"] for r in result.summary()]
     by_spec = dict(zip([result.names[i] for i in order], labels))
-    assert by_spec["checkpoints/cat_in_the_box"] == "cat_in_the_box policy"
+    assert by_spec["checkpoints/cat_in_the_box/4p"] == "cat_in_the_box policy"
     assert by_spec["random"] == "random" and by_spec["heuristic"] == "heuristic"
     assert sorted(by_spec[s] for s in policies if s.startswith("ismcts")) == ["ismcts 1",
                                                                              "ismcts 2"]
-    assert "cat_in_the_box policy: checkpoints/cat_in_the_box" in legend
+    assert "cat_in_the_box policy: checkpoints/cat_in_the_box/4p" in legend
     assert len(legend) == 3  # the labels that are not their spec
     assert "png" in result.save(tmp_path, stem="plot")
 

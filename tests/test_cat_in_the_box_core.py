@@ -4,8 +4,8 @@ deals, and the master vector it keeps step by step."""
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 
 import numpy as np
 import pytest

@@ -7,13 +7,14 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catzoo.games.base import IllegalActionError
+from catzoo.games.base import IllegalActionError, ReplayError, SeedError
 from catzoo.games.cat_tree import CatTreeOptions, CatTreeState
 from catzoo.games.cat_tree import core as ct_core
 from catzoo.games.cat_tree.placement import rules_for
@@ -26,7 +27,7 @@ def rng_after_the_deal(seed) -> random.Random:
     return rng
 
 
-@pytest.mark.parametrize("seed", [0, 1, 5, 2**31, 2**32 - 1, 2**32, 2**64 + 3, 2**100 + 7, -9])
+@pytest.mark.parametrize("seed", [0, 1, 5, 2**31, 2**32 - 1, 2**32, 2**64 + 3, 2**100 + 7])
 def test_the_core_deals_what_random_shuffle_deals(seed):
     deck = list(DECK)
     random.Random(seed).shuffle(deck)
@@ -38,6 +39,46 @@ def test_the_core_deals_what_random_shuffle_deals(seed):
     assert state.rng.getstate() == rng_after_the_deal(seed).getstate()
 
 
+@pytest.mark.parametrize("seed", [-9, -(2**100 + 7)])
+def test_the_core_seeds_a_negative_int_as_random_random_does(seed):
+    # a state refuses such seeds (gymnasium's rule); the core's own contract is any int
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    assert ct_core.deal(seed) == tuple(deck)
+    core = ct_core.Core.new(rules_for(CatTreeOptions()), seed)
+    assert core.deck == tuple(deck) and core.mt_state == rng_after_the_deal(seed).getstate()[1]
+
+
+def test_seeds_are_non_negative_ints_as_for_every_engine():
+    for bad in (-9, "abc", 1.0, True):
+        with pytest.raises(SeedError, match="seed"):
+            CatTreeState.new(seed=bad)
+    assert CatTreeState.new(seed=np.int64(5)).deck == CatTreeState.new(seed=5).deck
+
+
+@pytest.mark.parametrize("deck, message", [
+    (DECK[:-1], "chance[0] (the deck): holds 31 cards, not 32"),
+    (DECK[:-1] + (8,), "chance[0] (the deck), item 31: 8 is not a card (0 to 7)"),
+    (DECK[:-1] + (0.5,), "chance[0] (the deck), item 31: 0.5 is not a card (0 to 7)"),
+    ((True,) + DECK[1:], "chance[0] (the deck), item 0: True is not a card (0 to 7)"),
+    (DECK[1:] + (DECK[0], DECK[0]), "chance[0] (the deck): holds 33 cards, not 32"),
+    (DECK[1:] + (DECK[-1],), f"chance[0] (the deck): holds 5 of card {DECK[-1]} ("),
+    (7, "chance[0] (the deck): 7 must be a list"),
+    (np.array(DECK[:-1]), "chance[0] (the deck): holds 31 cards, not 32"),
+    (np.array(DECK, dtype=np.float64), "item 0: 0.0 is not a card"),
+])
+def test_a_pinned_deck_is_checked_before_it_reaches_the_core(deck, message):
+    with pytest.raises(ReplayError, match=re.escape(message)):
+        CatTreeState.new(chance=[deck])
+
+
+def test_one_deck_can_be_pinned():
+    with pytest.raises(ReplayError, match="chance: 2 outcomes, but the game has at most 1"):
+        CatTreeState.new(chance=[DECK, DECK])
+    with pytest.raises(ValueError, match="one chance outcome"):
+        ct_core.Core.new(rules_for(CatTreeOptions()), 0, [DECK, DECK])
+
+
 @pytest.mark.parametrize("deck, message", [
     (DECK[:-1], "each of the 8 types 4 times"),
     (DECK[:-1] + (8,), "each of the 8 types 4 times"),
@@ -46,15 +87,19 @@ def test_the_core_deals_what_random_shuffle_deals(seed):
     (DECK[1:] + (DECK[0], DECK[0]), "each of the 8 types 4 times"),
     (7, "a sequence of 32 card types"),
 ])
-def test_a_pinned_deck_is_checked_before_it_reaches_the_core(deck, message):
+def test_the_core_guards_its_arrays_for_any_caller_of_its_own(deck, message):
     with pytest.raises(ValueError, match=message):
-        CatTreeState.new(chance=[deck])
+        ct_core.Core.new(rules_for(CatTreeOptions()), 0, [deck])
 
 
 def test_a_pinned_deck_of_numpy_ints_plays_as_ints():
     deck = np.array(DECK[::-1], dtype=np.int64)
     state = CatTreeState.new(chance=[deck])
     assert state.deck == DECK[::-1] and all(type(k) is int for k in state.deck)
+    # the chance record is the deck as ints too, so the action log is JSON and replays
+    assert state.chance == [DECK[::-1]] and all(type(k) is int for k in state.chance[0])
+    assert CatTreeState.replay(state.to_json()).deck == DECK[::-1]
+    assert CatTreeState.new(chance=[[np.int8(k) for k in DECK]]).deck == DECK
 
 
 def test_an_illegal_action_leaves_the_core_unchanged():

@@ -9,13 +9,17 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
 
+from catzoo.games.base import ReplayError, SeedError
 from catzoo.games.catsle_builders import CatsleBuildersState, board_score, rating
+from catzoo.games.catsle_builders.core import Core
 from catzoo.games.catsle_builders.layout import layout_for
 from catzoo.games.catsle_builders.state import COLUMN, COLUMN_BASE, PLAY, TAKE, TAKE_BASE
+from catzoo.games.compiled import core_config
 from tests.helpers import random_moves, random_playout
 from tests.test_catsle_builders_rules import card, deal, play
 
@@ -30,7 +34,7 @@ def python_deal(rng: random.Random, n: int, hand: int, deck: int):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-@pytest.mark.parametrize("seed", [0, 1, 77, 2**32 + 5, 2**70 + 3, -12])
+@pytest.mark.parametrize("seed", [0, 1, 77, 2**32 + 5, 2**70 + 3])
 def test_the_core_deals_what_random_random_deals(n, seed):
     state = CatsleBuildersState.new(num_players=n, seed=seed, hand_size=2)
     o = state.options
@@ -45,6 +49,26 @@ def test_the_core_deals_what_random_random_deals(n, seed):
     for r in (1, 2):
         assert state.chance[1 + r] == python_deal(rng, n, o.hands, o.deck_size)
     assert state.rng.getstate() == rng.getstate()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("seed", [-12, -(2**70 + 3)])
+def test_the_core_seeds_a_negative_int_as_random_random_does(n, seed):
+    # a state refuses such seeds (gymnasium's rule); the core's own contract is any int
+    state = CatsleBuildersState.new(num_players=n, seed=0, hand_size=2)
+    core = Core.new(core_config(CatsleBuildersState.core_module, state.options), seed, [])
+    rng = random.Random(seed)
+    assert core.current_player == rng.randrange(n)
+    assert core.deal == python_deal(rng, n, state.options.hands, state.options.deck_size)
+    assert core.mt_state == rng.getstate()[1]  # the same draws, no more
+
+
+def test_seeds_are_non_negative_ints_as_for_every_engine():
+    for bad in (-12, "abc", 1.0, True):
+        with pytest.raises(SeedError, match="seed"):
+            CatsleBuildersState.new(num_players=3, seed=bad)
+    assert (CatsleBuildersState.new(num_players=3, seed=np.int64(5)).chance
+            == CatsleBuildersState.new(num_players=3, seed=5).chance)
 
 
 def test_pinned_outcomes_draw_nothing_and_a_set_generator_deals_on():
@@ -68,6 +92,33 @@ def _a_deal(n=3, hand=2):
 
 
 @pytest.mark.parametrize(("chance", "message"), [
+    ([3], "chance[0] (the start player): 3 is not a player (0 to 2)"),
+    ([True], "chance[0] (the start player): True is not a player"),
+    (["0"], "chance[0] (the start player): '0' is not a player"),
+    ([0, (*_a_deal(), "extra")], "chance[1] (round 1's deal): holds 3 items, not 2"),
+    ([0, 5], "chance[1] (round 1's deal): 5 must be a list"),
+    ([0, ([[0, 1], [2, 3]], list(range(4, 48)))],
+     "chance[1] (round 1's deal), the hands: holds 2 items, not 3"),
+    ([0, ([[0, 1, 2], [3, 4], [5, 6]], list(range(7, 48)))],
+     "chance[1] (round 1's deal), the hand of player 0: holds 3 cards, not 2"),
+    ([0, ([[0, 0], [2, 3], [4, 5]], list(range(6, 48)))],
+     "chance[1] (round 1's deal): holds 2 of card 0 (W1); the deck has 1"),
+    ([0, ([[0, 1], [2, 3], [4, 50]], list(range(5, 48)))],
+     "chance[1] (round 1's deal), the hand of player 2, item 1: 50 is not a card (0 to 47)"),
+    ([0, ([[0, 1], [2, 3], [4, 5]], list(range(6, 47)))],
+     "chance[1] (round 1's deal), the undealt cards: holds 41 cards, not 42"),
+    ([0, ([[0, 1], [2, 3], [4, 1.0]], list(range(5, 48)))],
+     "chance[1] (round 1's deal), the hand of player 2, item 1: 1.0 is not a card"),
+    ([0, ([[0, 1], [2, 3], [4, 5]], [1] + list(range(7, 48)))],
+     "chance[1] (round 1's deal): holds 2 of card 1 (W2); the deck has 1"),
+    ([0, _a_deal(), _a_deal()], "chance: 2 outcomes, but the game has at most 1"),
+])
+def test_pinned_chance_is_checked_in_full(chance, message):
+    with pytest.raises(ReplayError, match=re.escape(message)):
+        CatsleBuildersState.new(num_players=3, hand_size=2, rounds="single", chance=chance)
+
+
+@pytest.mark.parametrize(("chance", "message"), [
     ([3], "first player 3"),
     ([True], "first player True"),
     (["0"], "first player '0'"),
@@ -81,9 +132,10 @@ def _a_deal(n=3, hand=2):
     ([0, ([[0, 1], [2, 3], [4, 1.0]], list(range(5, 48)))], "card 1.0"),
     ([0, _a_deal(), _a_deal()], "3 pinned chance outcomes; a game of 1 round"),
 ])
-def test_pinned_chance_is_checked_in_full(chance, message):
+def test_the_core_guards_its_arrays_for_any_caller_of_its_own(chance, message):
+    options = CatsleBuildersState.new(num_players=3, hand_size=2, rounds="single").options
     with pytest.raises(ValueError, match=message):
-        CatsleBuildersState.new(num_players=3, hand_size=2, rounds="single", chance=chance)
+        Core.new(core_config(CatsleBuildersState.core_module, options), 0, chance)
 
 
 def test_a_tampered_log_is_refused_with_the_reason():
@@ -91,9 +143,11 @@ def test_a_tampered_log_is_refused_with_the_reason():
     random_playout(state, random.Random(4))
     log = state.action_log()
     hands = [list(h) for h in log["chance"][1][0]]
+    twice = hands[1][0]
     hands[0][0], hands[1][0] = hands[1][0], hands[1][0]  # one card twice, one missing
     log["chance"][1][0] = hands
-    with pytest.raises(ValueError, match="each card of 0..47 once"):
+    with pytest.raises(ReplayError, match=re.escape(
+            f"chance[1] (round 1's deal): holds 2 of card {twice} (")):
         CatsleBuildersState.replay(json.dumps(log))
 
 

@@ -27,9 +27,8 @@ ALLOWED: dict[str, set[str]] = {
                                                  # analysis; the leaderboard finds the shipped policies
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
-    "vector": {"games"},  # the batched engine: the games' compiled cores, nothing of RL
     "play": {"games", "envs", "policies"},
-    "vector": {"games"},  # the batched engine steps the games' compiled cores
+    "vector": {"games"},  # the batched engine steps the games' compiled cores, nothing of RL
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
     "checkpoints": set(),  # data: the shipped policies
     "docs": set(),  # data: the rules pages
@@ -38,7 +37,6 @@ ALLOWED: dict[str, set[str]] = {
     # CatZoo inside other libraries (RLlib): the envs, bots, checkpoints and league, and
     # the arena's Ray connection
     "integrations": {"games", "envs", "policies", "training", "arena"},
-    "vector": {"games"},  # the batched engine: the games' compiled cores
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).
 ENGINE_FORBIDDEN = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")

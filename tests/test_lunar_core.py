@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catzoo.games.base import TERMINAL, shuffle_as_random
+from catzoo.games.base import TERMINAL, ReplayError, SeedError, shuffle_as_random
 from catzoo.games.lunar import LunarOptions, LunarState
 from catzoo.games.lunar.core import (
     NUM_CARDS,
@@ -47,7 +48,7 @@ def finish_round(state, rng: random.Random) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.one_of(st.integers(-2**70, 2**70), st.integers(0, 2**32)),
+@given(seed=st.one_of(st.integers(0, 2**70), st.integers(0, 2**32)),
        n=st.sampled_from([2, 4]))
 def test_every_round_is_dealt_as_random_random_deals_it(seed, n):
     state = LunarState.new(num_players=n, seed=seed, target=1000)
@@ -61,9 +62,24 @@ def test_every_round_is_dealt_as_random_random_deals_it(seed, n):
     assert state.rng.getstate() == rng.getstate()
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.one_of(st.integers(-2**70, -1), st.text(max_size=8), st.binary(max_size=8)))
+def test_the_core_seeds_any_seed_as_random_random_does(seed):
+    # a state refuses such seeds (gymnasium's rule); the core's own contract is
+    # random.Random's: any int (a negative one as its absolute value), str or bytes
+    core = Core.new(make_config(LunarOptions(num_players=2)), seed)
+    rng = random.Random(seed)
+    assert core.order == python_deal(rng)
+    assert core.mt_state == rng.getstate()[1]  # the same draws, no more
+
+
 def test_unseeded_and_non_int_seeds_deal_from_their_generator():
-    state = LunarState.new(num_players=2, seed="lunar")
-    assert state.chance[0] == python_deal(random.Random("lunar"))
+    assert Core.new(make_config(LunarOptions(num_players=2)), "lunar").order == python_deal(
+        random.Random("lunar"))
+    for bad in ("lunar", -3, 1.0, True):
+        with pytest.raises(SeedError, match="seed"):
+            LunarState.new(num_players=2, seed=bad)
+    assert LunarState.new(seed=np.int64(5)).chance == LunarState.new(seed=5).chance
     a, b = LunarState.new(num_players=4), LunarState.new(num_players=4)
     assert a.seed is None and a.chance[0] != b.chance[0]  # fresh entropy each
 
@@ -104,6 +120,29 @@ def test_pinned_deals_come_first_then_the_generator():
 
 
 @pytest.mark.parametrize("bad,message", [
+    ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1]))],
+     "chance[0] (round 1's decks), the rank deck: holds 23 cards, not 24"),
+    ([(tuple(SUIT_DECK[:-1] + [0]), tuple(RANK_DECK))],
+     "chance[0] (round 1's decks), the suit deck: holds 7 of card wolf; the deck has 6"),
+    ([(tuple(SUIT_DECK[:-1] + [4]), tuple(RANK_DECK))],
+     "chance[0] (round 1's decks), the suit deck, item 23: 4 is not a card (0 to 3)"),
+    ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1] + [12]))],
+     "chance[0] (round 1's decks), the rank deck, item 23: 12 is not a card (4 to 11)"),
+    ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1] + [-1]))],
+     "chance[0] (round 1's decks), the rank deck, item 23: -1 is not a card (4 to 11)"),
+    ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1] + [1.5]))],
+     "chance[0] (round 1's decks), the rank deck, item 23: 1.5 is not a card (4 to 11)"),
+    ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1] + [RANK_DECK[0]]))],
+     "chance[0] (round 1's decks), the rank deck: holds 4 of card rank 1; the deck has 3"),
+    ([tuple(SUIT_DECK)], "chance[0] (round 1's decks): holds 24 items, not 2"),
+    ([python_deal(random.Random(1)), "no"], "chance[1] (round 2's decks): 'no' must be a list"),
+])
+def test_bad_pinned_deals_are_named(bad, message):
+    with pytest.raises(ReplayError, match=re.escape(message)):
+        LunarState.new(num_players=4, seed=0, chance=bad)
+
+
+@pytest.mark.parametrize("bad,message", [
     ([(tuple(SUIT_DECK), tuple(RANK_DECK[:-1]))], "a deck of 23 cards"),
     ([(tuple(SUIT_DECK[:-1] + [0]), tuple(RANK_DECK))], "holds 7 of card 0, not 6"),
     ([(tuple(SUIT_DECK[:-1] + [4]), tuple(RANK_DECK))], "card 4 in the suit deck"),
@@ -113,9 +152,9 @@ def test_pinned_deals_come_first_then_the_generator():
     ([tuple(SUIT_DECK)], "a deal is"),
     ([python_deal(random.Random(1)), "no"], "outcome 1"),
 ])
-def test_bad_pinned_deals_are_named(bad, message):
+def test_the_core_guards_its_arrays_for_any_caller_of_its_own(bad, message):
     with pytest.raises(ValueError, match=message):
-        LunarState.new(num_players=4, seed=0, chance=bad)
+        Core.new(make_config(LunarOptions(num_players=4)), 0, bad)
 
 
 def test_setters_check_their_input_and_change_nothing_on_error():

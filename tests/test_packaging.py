@@ -87,11 +87,15 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     assert "catzoo/analysis/cat_tree/reference_deals.json" in names  # package data
     assert "catzoo/web/static/index.html" in names and "catzoo/web/static/games/lunar.js" in names
     assert not any(n.startswith("catzoo/games/cat_tree/oracle") for n in names)  # moved away
-    shipped = sorted(p.parent.name for p in (ROOT / "checkpoints").glob("*/policy.json"))
-    assert shipped, "no checkpoint shipped under checkpoints/"
-    for game in shipped:
-        assert f"catzoo/checkpoints/{game}/policy.json" in names
-        assert f"catzoo/checkpoints/{game}/policy.safetensors" in names
+    # one folder per game and player count: checkpoints/GAME/<N>p/
+    folders = sorted(p.parent.relative_to(ROOT / "checkpoints").as_posix()
+                     for p in (ROOT / "checkpoints").glob("*/*p/policy.json"))
+    assert folders, "no checkpoint shipped under checkpoints/GAME/<N>p/"
+    for folder in folders:
+        assert f"catzoo/checkpoints/{folder}/policy.json" in names
+        assert f"catzoo/checkpoints/{folder}/policy.safetensors" in names
+    shipped = sorted({folder.split("/")[0] for folder in folders})
+    counts = " ".join(sorted(f"{g}:{n}" for g, n in (f.split("/") for f in folders)))
     assert "catzoo/docs/rules/lunar.md" in names
 
     env_dir = tmp_path / "venv"
@@ -122,14 +126,19 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     elsewhere.mkdir()
     probe = (
         "from catzoo.training import load_policy;"
-        "from catzoo.training.checkpoint import resolve, shipped_games;"
+        "from catzoo.training.checkpoint import resolve, shipped_counts, shipped_games;"
         "p = load_policy('shipped:lunar', game='lunar', num_players=4, env_options={});"
-        "print(p.name, p.meta['game'], resolve('shipped:lunar'), ' '.join(shipped_games()))"
+        "print(p.name, p.meta['game'], resolve('shipped:lunar', 4), ' '.join(shipped_games()));"
+        "print(' '.join(sorted(f'{g}:{n}p' for g in shipped_games() for n in shipped_counts(g))))"
     )
-    out = subprocess.run([str(python), "-c", probe], check=True, capture_output=True, text=True,
-                         cwd=elsewhere, env={**os.environ, "PYTHONPATH": ""}).stdout.split()
+    lines = subprocess.run([str(python), "-c", probe], check=True, capture_output=True,
+                           text=True, cwd=elsewhere,
+                           env={**os.environ, "PYTHONPATH": ""}).stdout.splitlines()
+    out = lines[0].split()
     assert out[:2] == ["shipped:lunar", "lunar"] and out[2].startswith(str(env_dir)), out
+    assert Path(out[2]).parts[-2:] == ("lunar", "4p"), out
     assert out[3:] == shipped
+    assert lines[1] == counts  # every count of every game came with the wheel
     # ... and the commands find them there too: the oracle's default lineup holds it.
     report = subprocess.run([str(cli), "oracle", "--deals", "1"], check=True, cwd=elsewhere,
                             capture_output=True, text=True).stdout

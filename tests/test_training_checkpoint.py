@@ -195,15 +195,18 @@ def test_eval_record_keeps_other_opponents_measured_over_as_many_games(ckpt, cap
     assert "recorded in" in capsys.readouterr().out
 
 
-SHIPPED = sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent / "checkpoints")
-                 .glob("*/policy.json"))
+CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
+# GAME/<N>p: one shipped policy per game and player count
+SHIPPED = sorted(str(p.parent.relative_to(CHECKPOINTS)) for p in CHECKPOINTS.glob("*/*/policy.json"))
 
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_checkpoints_load_and_play_legal_moves(name):
-    path = Path(__file__).resolve().parent.parent / "checkpoints" / name
-    policy = load_policy(path, game=name)
+    path = CHECKPOINTS / name
+    game, count = name.split("/")
+    policy = load_policy(path, game=game)
     meta = policy.meta
+    assert f"{meta['num_players']}p" == count  # the folder names the count it holds
     assert meta["strength"]["games_per_opponent"] >= 1000
-    result = play_match(name, [policy] * meta["num_players"], seed=2, **meta["env_options"])
+    result = play_match(game, [policy] * meta["num_players"], seed=2, **meta["env_options"])
     assert result.agent_steps > 0

@@ -141,6 +141,36 @@ def test_several_humans_get_one_link_each(server, page):
     assert "you are P1" in page.inner_text("#title")
 
 
+def test_the_seat_menu_offers_the_shipped_policy_of_the_chosen_player_count(page, tmp_path,
+                                                                           monkeypatch):
+    """Shipped for 2 and 3 players only: the seats offer it, and default to it, at those
+    counts; at 4 the heuristic sits by default and the shipped policy is not on offer."""
+    from catzoo.training import checkpoint as C
+    from tests.test_training_checkpoint import make_checkpoint
+
+    root = tmp_path / "shipped"
+    for n in (2, 3):
+        make_checkpoint(root / "cat_in_the_box" / f"{n}p", num_players=n)
+    monkeypatch.setattr(C, "shipped_root", lambda: root)
+    shipped = "checkpoint:shipped:cat_in_the_box"
+    seat = "select.seat[data-seat='1']"
+    with ServerThread(bot_delay=0) as url:
+        page.goto(url + "/")
+        page.select_option("#game", "cat_in_the_box")
+        for n, default in [(4, "heuristic"), (3, shipped), (2, shipped), (5, "heuristic")]:
+            page.select_option("#players", str(n))
+            offered = page.eval_on_selector_all(f"{seat} option", "os => os.map(o => o.value)")
+            assert offered.count(shipped) == (1 if default == shipped else 0), (n, offered)
+            assert page.input_value(seat) == default, n
+        page.select_option("#players", "3")
+        page.click("#start")
+        page.wait_for_selector(NEXT, state="attached")
+        token = page.url.split("#", 1)[1]
+        names = [s["name"] for s in api(url, "GET", f"/api/seat/{token}")["seats"]]
+        assert names[1:] == ["cat_in_the_box policy"] * 2
+        page.goto("about:blank")  # the table stops asking before its server stops
+
+
 # --- what a player sees (issue 25): the games are moved on through the API, then looked at
 def api(url: str, method: str, path: str, body=None) -> dict:
     return httpx.request(method, url + path, json=body, trust_env=False, timeout=60).json()

@@ -10,8 +10,9 @@ that is then renamed into place, so a killed process leaves either the previous
 checkpoint or the new one, never a half-written one.
 
 The policies shipped with CatZoo are package data (``catzoo.checkpoints``, the
-repository's ``checkpoints/GAME/``): ``shipped:GAME`` names one from any working
-directory, in ``load_policy`` and in every command's policy spec (``resolve``).
+repository's ``checkpoints/GAME/<N>p/``, one per player count): ``shipped:GAME`` names
+the one for the table's player count from any working directory, in ``load_policy`` and
+in every command's policy spec (``resolve``); ``shipped:GAME:Np`` names a count itself.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from catzoo.games import safe_json
+from catzoo.policies.registry import COUNT_FOLDER
 from catzoo.training.policy_net import ACTIVATIONS, MLPPolicy, expected_shapes
 
 FORMAT = 1
@@ -44,6 +47,9 @@ FIELD_TYPES = {"format": int, "game": str, "env_version": int, "num_players": in
                "env_options": dict, "reward": str, "observation_size": int,
                "num_actions": int, "weights_sha256": str}
 SHIPPED = "shipped:"
+# A game's shipped policies sit one folder per player count: GAME/4p/ (COUNT_FOLDER); a spec
+# may name the count, shipped:GAME:4p (COUNT_SPEC, the "p" optional).
+COUNT_SPEC = re.compile(r"^\s*([1-9][0-9]*)\s*p?\s*$")
 
 
 class CheckpointError(ValueError):
@@ -129,36 +135,95 @@ def shipped_root() -> Path | None:
     return root if root.is_dir() else None
 
 
+def counts_in(folder: Path) -> list[int]:
+    """The player counts of the checkpoints under ``folder`` in the shipped layout
+    (``<N>p/policy.json``), lowest first."""
+    if not folder.is_dir():
+        return []
+    return sorted(int(m.group(1)) for p in folder.iterdir()
+                  if (m := COUNT_FOLDER.match(p.name)) and (p / META).is_file())
+
+
+def shipped_counts(game: str) -> list[int]:
+    """The player counts CatZoo ships a policy of ``game`` for (``GAME/<N>p/``), lowest
+    first; empty when none is shipped."""
+    root = shipped_root()
+    return [] if root is None else counts_in(root / game.strip().replace("-", "_"))
+
+
 def shipped_games() -> list[str]:
-    """The games with a policy shipped in the package (``shipped:GAME`` loads it)."""
+    """The games with a policy shipped in the package for at least one player count
+    (``shipped:GAME`` loads one)."""
     root = shipped_root()
     if root is None:
         return []
-    return sorted(p.name for p in root.iterdir() if (p / META).is_file())
+    return sorted(p.name for p in root.iterdir() if counts_in(p))
 
 
-def resolve(spec: str | Path) -> Path:
-    """The checkpoint directory a spec names: ``shipped:GAME`` (the policy shipped with
-    CatZoo for GAME, from any working directory) or a path."""
+def default_count(game: str, counts: list[int]) -> int:
+    """The count ``shipped:GAME`` means when no table says one: the game's usual count
+    (its record's ``default_players``) when shipped, else the lowest shipped."""
+    from catzoo.games.registry import GAMES
+
+    info = GAMES.get(game)
+    if info is not None and info.default_players in counts:
+        return info.default_players
+    return counts[0]
+
+
+def parse_shipped(spec: str) -> tuple[str, int | None]:
+    """``"shipped:lunar"`` -> ``("lunar", None)``; ``"shipped:lunar:4p"`` -> ``("lunar", 4)``."""
+    game, _, count = str(spec)[len(SHIPPED):].partition(":")
+    game = game.strip().replace("-", "_")
+    if not count.strip():
+        return game, None
+    m = COUNT_SPEC.match(count)
+    if m is None:
+        raise CheckpointError(f"shipped policy spec {str(spec)!r}: after the game comes a "
+                              f"player count such as {SHIPPED}{game}:4p, not {count.strip()!r}")
+    return game, int(m.group(1))
+
+
+def _counts_text(counts: list[int]) -> str:
+    """``[3, 4, 5]`` -> ``"3, 4 or 5"``."""
+    head = ", ".join(map(str, counts[:-1]))
+    return f"{head} or {counts[-1]}" if head else str(counts[-1])
+
+
+def resolve(spec: str | Path, num_players: int | None = None) -> Path:
+    """The checkpoint directory a spec names: a path, or ``shipped:GAME``, the policy
+    shipped with CatZoo for GAME (from any working directory) at ``num_players``, the
+    count of the table it is loaded for (None: ``default_count``'s). ``shipped:GAME:Np``
+    names a count itself; whether it fits the table is ``check_fits``'s to say."""
     text = str(spec)
     if not text.startswith(SHIPPED):
         return Path(spec)
     from catzoo.games.suggest import did_you_mean
 
-    game = text[len(SHIPPED):].strip().replace("-", "_")
+    game, named = parse_shipped(text)
     games = shipped_games()
     root = shipped_root()
     if game not in games or root is None:
         raise CheckpointError(
             f"no shipped policy {game!r}{did_you_mean(game, games)}; CatZoo ships "
             + (", ".join(SHIPPED + g for g in games) if games else "none in this installation"))
-    return root / game
+    counts = counts_in(root / game)
+    n = named if named is not None else num_players
+    if n is None:
+        n = default_count(game, counts)
+    if n not in counts:
+        raise CheckpointError(
+            f"CatZoo ships no {game} policy for {n} players: "
+            + (f"its {game} policy was" if len(counts) == 1 else f"its {game} policies were")
+            + f" trained for {_counts_text(counts)} players, not {n} ("
+            + ", ".join(f"{SHIPPED}{game}:{c}p" for c in counts) + ")")
+    return root / game / f"{n}p"
 
 
-def read_meta(path: str | Path) -> dict:
+def read_meta(path: str | Path, num_players: int | None = None) -> dict:
     """The checked JSON metadata of the checkpoint at ``path`` (a directory, or a
-    ``shipped:GAME`` spec)."""
-    path = resolve(path)
+    ``shipped:GAME`` spec, resolved at ``num_players`` as ``resolve`` does)."""
+    spec, path = path, resolve(path, num_players)
     if path.is_file() and path.name in (META, WEIGHTS):
         path = path.parent
     if not path.exists():
@@ -192,6 +257,14 @@ def read_meta(path: str | Path) -> dict:
         raise CheckpointError(
             f"checkpoint {str(path)!r} has format {meta['format']!r}; this CatZoo reads {FORMAT}"
         )
+    if str(spec).startswith(SHIPPED):
+        # The folder is what picks a shipped policy for a table: a policy.json that says
+        # another game or count would seat a policy where its shapes cannot fit.
+        folder = f"{path.parent.name}/{path.name}/"
+        if (meta["game"], f"{meta['num_players']}p") != (path.parent.name, path.name):
+            raise CheckpointError(
+                f"{where}: {META} records {meta['game']} at {meta['num_players']} players, "
+                f"but it is shipped in {folder}")
     return meta
 
 
@@ -260,7 +333,8 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
                 env_options: dict | None = None, deterministic: bool = True,
                 seed: int | None = None) -> MLPPolicy:
     """Load a policy checkpoint as a ``Policy`` usable in training, the arena and play:
-    ``path`` is its directory or ``shipped:GAME`` (the policy shipped with CatZoo).
+    ``path`` is its directory or ``shipped:GAME`` (the policy shipped with CatZoo for
+    ``num_players``, the default count's without it; ``resolve``).
 
     ``game``, ``num_players`` and ``env_options``, when given, must match the ones the
     checkpoint was trained with. The installed env must have the checkpoint's env version
@@ -269,11 +343,17 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
-    spec, path = path, resolve(path)
-    meta = read_meta(path)
+    spec = path
+    shipped = str(spec).startswith(SHIPPED)
+    count = num_players
+    if shipped and game is not None and parse_shipped(str(spec))[0] != game.replace("-", "_"):
+        # Another game's policy fits at no count: check_fits says so, rather than that
+        # this count is not shipped for it.
+        count = None
+    path = resolve(spec, count)
+    meta = read_meta(spec, count)
     if path.is_file():
         path = path.parent
-    shipped = str(spec).startswith(SHIPPED)
     where = f"checkpoint {str(spec) if shipped else str(path)!r}"
     check_fits(meta, game, num_players, env_options, where)
     arch = meta["architecture"]
@@ -305,7 +385,9 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
                 f"expected {shape} float32 (architecture {arch})")
         if not np.all(np.isfinite(weights[k])):
             raise CheckpointError(f"{where}: tensor {k} holds NaN or infinite values")
-    name = str(spec) if shipped else f"checkpoint:{path.name}"
+    # A folder named for its player count (GAME/4p) is named with its game's folder.
+    name = str(spec) if shipped else "checkpoint:" + (
+        f"{path.parent.name}/{path.name}" if COUNT_FOLDER.match(path.name) else path.name)
     return MLPPolicy(weights, arch["hidden"], arch["activation"], deterministic=deterministic,
                      seed=seed, name=name, meta=meta)
 

@@ -91,12 +91,11 @@ def main(argv=None) -> int:
     import json
     import os
     import time
-    from pathlib import Path
 
-    from catzoo.training.checkpoint import WEIGHTS, load_policy, read_meta, save_policy
+    from catzoo.training.checkpoint import WEIGHTS, load_policy, read_meta, resolve, save_policy
 
     p = argparse.ArgumentParser(description="strength of a policy checkpoint, seats rotated")
-    p.add_argument("checkpoint")
+    p.add_argument("checkpoint", help="a checkpoint directory, or shipped:GAME[:Np]")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
     p.add_argument("--seed", type=int, default=20_000_000, help="first deal's seed")
@@ -105,6 +104,7 @@ def main(argv=None) -> int:
                         "over as many games)")
     args = p.parse_args(argv)
     policy = load_policy(args.checkpoint)
+    path = resolve(args.checkpoint, policy.meta["num_players"])  # the folder --record writes
     meta = policy.meta
     results = {}
     for opp in args.opponents:
@@ -117,17 +117,17 @@ def main(argv=None) -> int:
     if args.record:
         from safetensors.numpy import load
 
-        weights = load((Path(args.checkpoint) / WEIGHTS).read_bytes())
+        weights = load((path / WEIGHTS).read_bytes())
         # Read again: another opponent's process may have recorded since this one loaded.
-        meta = read_meta(args.checkpoint)
+        meta = read_meta(path)
         meta = {k: v for k, v in meta.items() if k not in ("format", "weights_sha256")}
         strength = meta.get("strength") or {}
         if strength.get("games_per_opponent") != args.games:
             strength = {}
         meta["strength"] = {**strength, "games_per_opponent": args.games, "seats": "rotated",
                             **results}
-        save_policy(args.checkpoint, weights, meta)
-        print(f"recorded in {os.path.join(args.checkpoint, 'policy.json')}")
+        save_policy(path, weights, meta)
+        print(f"recorded in {os.path.join(path, 'policy.json')}")
     print(json.dumps(results, indent=1))
     return 0
 

@@ -1,8 +1,9 @@
 """What a web player may choose: games, player counts, bots and the server's checkpoints.
 
 Seats are chosen from this menu only. A browser never names a file: checkpoints are the
-policies shipped with CatZoo (``shipped:GAME``) and the ones found under the directories
-the server was started with, offered by name, so no request can make the server load an
+policies shipped with CatZoo (``shipped:GAME``, offered at each player count one is
+shipped for, as the policy of that count) and the ones found under the directories the
+server was started with, offered by name, so no request can make the server load an
 arbitrary path.
 """
 
@@ -41,6 +42,8 @@ class Checkpoint:
 @dataclass
 class Catalogue:
     checkpoint_dirs: list[str] = field(default_factory=list)
+    # key -> checkpoint; a key is the menu name but for the shipped policies, which share
+    # one name (shipped:GAME) over their counts and are keyed shipped:GAME:Np.
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
     move_seconds: float = MOVE_SECONDS  # a search bot's budget per move
     shipped: bool = True  # offer the policies shipped with CatZoo too
@@ -71,13 +74,17 @@ class Catalogue:
         if seat == HUMAN:
             return HUMAN
         if seat.startswith(CHECKPOINT_PREFIX):
-            c = self.checkpoints.get(seat[len(CHECKPOINT_PREFIX):])
-            if c is None or c.game != game:
-                raise ValueError(f"no checkpoint {seat[len(CHECKPOINT_PREFIX):]!r} for {game}")
-            if c.num_players != num_players:
-                raise ValueError(f"checkpoint {c.name!r} plays {c.num_players}-player games, "
-                                 f"not {num_players}")
-            return c.path
+            name = seat[len(CHECKPOINT_PREFIX):]
+            offered = [c for c in self.checkpoints.values() if c.name == name and c.game == game]
+            if not offered:
+                raise ValueError(f"no checkpoint {name!r} for {game}")
+            for c in offered:
+                if c.num_players == num_players:
+                    return c.path
+            counts = [f"{c.num_players}-" for c in sorted(offered, key=lambda c: c.num_players)]
+            said = f"{', '.join(counts[:-1])} or {counts[-1]}" if len(counts) > 1 else counts[0]
+            raise ValueError(f"checkpoint {name!r} plays {said}player games, "
+                             f"not {num_players}")
         if seat in self.bots(game):
             return SEARCH_BOTS.get(seat, seat)
         raise ValueError(f"unknown seat {seat!r} for {game}"
@@ -99,23 +106,25 @@ class Catalogue:
 
 
 def find_shipped() -> dict[str, Checkpoint]:
-    """The policies shipped with CatZoo, offered as ``shipped:GAME``."""
+    """The policies shipped with CatZoo, one per game and player count, each offered as
+    ``shipped:GAME`` at its count (keyed and loaded as ``shipped:GAME:Np``)."""
     try:
-        from catzoo.training.checkpoint import read_meta, shipped_games
+        from catzoo.training.checkpoint import read_meta, shipped_counts, shipped_games
     except ImportError as err:
         log.warning("shipped policies are not offered: catzoo.training is not available (%s)",
                     err)
         return {}
     found = {}
     for game in shipped_games():
-        spec = f"shipped:{game}"
-        try:
-            meta = read_meta(spec)
-        except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
-            log.warning("skipping %s: %s", spec, err)
-            continue
-        if meta.get("game") in GAMES:
-            found[spec] = Checkpoint(spec, spec, meta["game"], int(meta["num_players"]))
+        for n in shipped_counts(game):
+            spec = f"shipped:{game}:{n}p"
+            try:
+                meta = read_meta(spec)  # checks that it is the game's, at n players
+            except Exception as err:  # noqa: BLE001 - a broken checkpoint is skipped, not fatal
+                log.warning("skipping %s: %s", spec, err)
+                continue
+            if meta.get("game") in GAMES:
+                found[spec] = Checkpoint(f"shipped:{game}", spec, meta["game"], n)
     return found
 
 

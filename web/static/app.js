@@ -51,8 +51,9 @@
     }
 
     const heuristicOf = (g) => (g.bots.includes("heuristic") ? "heuristic" : "random");
-    // A seat left at its default plays the game's shipped policy when it was trained for
-    // this many players; with game options (which it may not know) the heuristic does.
+    // A seat left at its default plays the game's shipped policy when one is shipped for
+    // this many players (the catalogue lists shipped:GAME once per count, each with its
+    // count); with game options (which it may not know) the heuristic does.
     function defaultBot(g, n) {
       const shipped = g.checkpoints.find((c) => c.name === `shipped:${g.name}` && c.players === n);
       return shipped ? `checkpoint:${shipped.name}` : heuristicOf(g);
