@@ -135,11 +135,15 @@ def test_a_game_without_a_heuristic_trains_against_random_and_the_league(no_heur
     from catzoo.training import config as config_mod
     from catzoo.training.league import LeagueSeats
 
-    config = config_mod.resolve({"game": "lunar"})
-    assert config["league"]["mix"] == {"league": 0.6, "heuristic": 0, "random": 0.1}
-    assert config["eval"]["opponents"] == ["random"]
-    with pytest.raises(config_mod.ConfigError, match="lunar has no heuristic bot"):
-        config_mod.resolve({"game": "lunar", "league": {"mix": {"heuristic": 1.0}}})
+    for trainer, mix in (("sb3", {"league": 0.6, "heuristic": 0, "random": 0.1}),
+                         ("ppo", {"league": 0.7, "heuristic": 0, "random": 0.1})):
+        config = config_mod.resolve({"game": "lunar", "trainer": trainer})
+        assert config["league"]["mix"] == mix
+        assert config["eval"]["opponents"] == ["random"]
+        with pytest.raises(config_mod.ConfigError, match="lunar has no heuristic bot"):
+            config_mod.resolve({"game": "lunar", "trainer": trainer,
+                                "league": {"mix": {"heuristic": 1.0}}})
+    config = config_mod.resolve({"game": "lunar", "trainer": "sb3"})
     seats = LeagueSeats(tmp_path, "lunar", 4, {}, config["teams"], config["league"], seed=0)
     rng = __import__("numpy").random.default_rng(0)
     for _ in range(20):  # no snapshot yet: the league's draws are random too
@@ -156,7 +160,7 @@ def test_a_short_run_without_a_heuristic(no_heuristic, tmp_path):
     from catzoo.training import config as config_mod
     from catzoo.training.trainer import train
 
-    config = config_mod.resolve({"game": "cat_in_the_box"}, [
+    config = config_mod.resolve({"game": "cat_in_the_box", "trainer": "sb3"}, [
         "env.num_players=2", "env.options={rounds: single}", "network.hidden=[16]",
         "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_size=64", "ppo.n_epochs=1",
         "league.snapshot_interval=100", "checkpoint_interval=256", "eval.interval=100000",
@@ -165,3 +169,26 @@ def test_a_short_run_without_a_heuristic(no_heuristic, tmp_path):
     meta = json.loads((path / "policy.json").read_text())
     assert meta["steps"] >= 256
     assert "random" in meta["eval"] and "heuristic" not in meta["eval"]
+
+
+def test_a_batched_run_without_a_heuristic_plays_random_and_the_league(no_heuristic, tmp_path):
+    pytest.importorskip("torch")
+    import csv
+    import json
+
+    from catzoo.training import config as config_mod
+    from catzoo.training.ppo import train
+
+    config = config_mod.resolve({"game": "cat_in_the_box"}, [
+        "env.num_players=3", "env.options={rounds: single}", "network.hidden=[16]",
+        "vector.num_envs=16", "vector.threads=1",
+        "torch_threads=1", "ppo.rollout_steps=8", "ppo.n_epochs=1", "ppo.num_minibatches=2",
+        "league.self_play=0", "league.snapshot_interval=100", "checkpoint_interval=1000",
+        "eval.games=3", "total_steps=800"])
+    assert config["eval"]["opponents"] == ["random"]
+    path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
+    assert "heuristic" not in json.loads((path / "policy.json").read_text())["eval"]
+    with open(tmp_path / "run" / "logs" / "train.csv", newline="") as f:
+        log = list(csv.DictReader(f))
+    assert not any(r["return_heuristic"] for r in log)  # no table held the heuristic
+    assert any(r["return_random"] for r in log) or any(r["return_league"] for r in log)

@@ -421,6 +421,8 @@ def _validate_ppo(config: dict, info) -> None:
     from catzoo.policies.registry import UnknownPolicyError, make_policy
 
     vec, ppo = config["vector"], config["ppo"]
+    if info.heuristic is None:  # the heuristic of a game without one: nothing to evaluate
+        config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
     if config["network"]["critic"] not in ("separate", "shared"):
         raise ConfigError(f"network.critic={config['network']['critic']!r}; use separate or shared")
     if ppo["num_minibatches"] > vec["num_envs"] * ppo["rollout_steps"]:
