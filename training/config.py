@@ -54,6 +54,10 @@ PPO_DEFAULTS: dict[str, Any] = {
         "vf_coef": 0.5,
         "max_grad_norm": 0.5,
         "target_kl": 0.0,  # 0: no early stop on KL
+        # Rewards are multiplied by this for learning (logs and evaluations stay in game
+        # units): a game's score runs to tens or hundreds of points, and the critic's loss
+        # on such returns would swamp the shared trunk's gradients.
+        "reward_scale": 1.0,
     },
     "league": {
         "snapshot_interval": 1_000_000,
@@ -298,12 +302,13 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     "ppo.num_minibatches": (1, 10**6, False),
     "league.active": (1, 10**6, False),
     "league.self_play": (0.0, 1.0, False),
+    "ppo.reward_scale": (0.0, 1e6, True),
 }
 # The keys each trainer has (the rest of RANGES belongs to the other one).
 SB3_ONLY = ("vec_env.n_envs", "ppo.n_steps", "ppo.batch_size",
             "league.partner_refresh_interval", "imitation.")
 PPO_ONLY = ("vector.", "ppo.rollout_steps", "ppo.num_minibatches", "league.active",
-            "league.self_play")
+            "league.self_play", "ppo.reward_scale")
 TRAINER_RANGES = {
     "sb3": [k for k in RANGES if not k.startswith(PPO_ONLY)],
     "ppo": [k for k in RANGES if not k.startswith(SB3_ONLY)],

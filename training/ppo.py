@@ -441,7 +441,7 @@ class Run:
                         actions[mine] = a.numpy()
                     act_buf[t] = actions
                     obs, mask, player, rewards, done = vg.step(actions)
-                    rew_buf[t], done_buf[t] = rewards, done
+                    rew_buf[t], done_buf[t] = rewards * ppo["reward_scale"], done
                     learner_seat = tables.owner == 0
                     slot_return += (rewards * learner_seat).sum(1) / np.maximum(
                         learner_seat.sum(1), 1)
