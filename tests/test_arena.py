@@ -167,12 +167,19 @@ def test_leaderboard_finds_the_shipped_checkpoints():
 
 
 def test_leaderboard_seats_a_game_at_its_checkpoints_player_count(tmp_path):
+    import shutil
+
     from catzoo.arena.leaderboard import shipped_checkpoints, table_size
 
-    assert table_size("catsle_builders") == 3  # the shipped policy plays 3-player games
+    # CatZoo ships every count: the table is the game's default count
+    assert table_size("catsle_builders") == GAMES["catsle_builders"].default_players
     assert shipped_checkpoints("catsle_builders", root="checkpoints",
                                num_players=3)[0] == ["checkpoints/catsle_builders/3p"]
-    found, skipped = shipped_checkpoints("catsle_builders", root="checkpoints", num_players=4)
+    # a folder holding only a 3-player policy: the 3-player table, and 4 players skip it
+    root = tmp_path / "ckpts"
+    shutil.copytree("checkpoints/catsle_builders/3p", root / "catsle_builders" / "3p")
+    assert table_size("catsle_builders", root=str(root)) == 3
+    found, skipped = shipped_checkpoints("catsle_builders", root=str(root), num_players=4)
     assert found == [] and "3" in skipped[0] and "4" in skipped[0]
     assert table_size("catsle_builders", root=str(tmp_path)) == 4  # none shipped: the default
 

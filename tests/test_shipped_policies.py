@@ -72,7 +72,11 @@ def test_play_defaults_to_the_shipped_policy_when_it_fits_the_table(monkeypatch,
     assert "P1 lunar policy (shipped:lunar)" in out
     assert main(["play", "lunar", "--players", "2", "--seed", "1", "--delay", "0"]) == 1
     out = capsys.readouterr().out
-    assert "trained for 4 players, not 2" in out and "P1 heuristic" in out
+    assert "P1 lunar policy (shipped:lunar)" in out  # the 2-player policy: every count ships
+    # a table the policy does not fit (options it was not trained with): the heuristic
+    assert main(["play", "lunar", "-o", "rounds=single", "--seed", "1", "--delay", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "rounds" in out and "P1 heuristic" in out
 
 
 # --- one place decides: a checkpoint under game options it was not trained for --------
