@@ -40,7 +40,7 @@ def table(result):
 
 # Four policies of every kind that travels: bots, a search bot with options, a checkpoint
 # (its files' bytes), and a bot of our own by import path.
-LINEUP = ["heuristic", "ismcts:iterations=6", str(ROOT / "checkpoints" / "cat_in_the_box"),
+LINEUP = ["heuristic", "ismcts:iterations=6", str(ROOT / "checkpoints" / "cat_in_the_box" / "4p"),
           "tests.arena_bots:Bomb:after=100000"]
 ARGS = {"games": 8, "num_players": 4, "seed": 5}
 

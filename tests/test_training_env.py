@@ -186,7 +186,7 @@ def test_episode_statistics_are_sb3s_vec_monitors(tmp_path):
     env.reset(seed=0)
     assert "episode" not in play_episode(env, np.random.default_rng(0), [])[2]
 
-    config = config_mod.resolve({"game": "cat_in_the_box"}, [
+    config = config_mod.resolve({"game": "cat_in_the_box", "trainer": "sb3"}, [
         "env.num_players=2", "env.options={rounds: single}", "env.reward=score",
         "vec_env.n_envs=2"])
     vec = make_vec_env(config, tmp_path / "league", seed=0)

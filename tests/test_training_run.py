@@ -121,7 +121,7 @@ def test_evaluations_are_labelled_once_per_step_and_a_finished_run_resumes_to_no
     trained on exactly that many steps; resuming a finished run trains, evaluates and
     logs nothing more."""
     run = tmp_path / "run"
-    argv = ["train", "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir",
+    argv = ["train", "--config", str(sb3_config("cat_in_the_box")), "--run-dir",
             str(run), "--no-progress", "--steps", "384",
             *[a for o in [*TINY, "env.num_players=2", "eval.interval=128"] for a in ("--set", o)]]
     assert main(argv) == 0

@@ -28,8 +28,14 @@ TINY = ["network.hidden=[16]", "vec_env.n_envs=2", "ppo.n_steps=64", "ppo.batch_
 QUIET = {"progress": False, "log": lambda *_: None}
 
 
+def sb3_config(game: str):
+    """The stable-baselines3 path's config of a game (configs/sb3/, or the game's own)."""
+    path = ROOT / "configs" / "sb3" / f"{game}.yaml"
+    return path if path.exists() else ROOT / "configs" / f"{game}.yaml"
+
+
 def tiny(game: str, *extra: str) -> dict:
-    return config_mod.load(ROOT / "configs" / f"{game}.yaml",
+    return config_mod.load(sb3_config(game),
                            [*TINY, "imitation.games=0", *extra])
 
 
@@ -65,7 +71,7 @@ def tiny(game: str, *extra: str) -> dict:
 def test_a_bad_config_value_is_one_line_naming_the_key_and_creates_nothing(
         setting, message, tmp_path, capsys):
     run_dir = tmp_path / "run"
-    argv = ["train", "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"),
+    argv = ["train", "--config", str(sb3_config("cat_in_the_box")),
             "--run-dir", str(run_dir), "--no-progress", "--set", setting]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -74,7 +80,7 @@ def test_a_bad_config_value_is_one_line_naming_the_key_and_creates_nothing(
 
 
 def test_the_seed_shortcut_is_checked_too(tmp_path, capsys):
-    assert main(["train", "--config", str(ROOT / "configs" / "lunar.yaml"), "--seed", "-1",
+    assert main(["train", "--config", str(sb3_config("lunar")), "--seed", "-1",
                  "--run-dir", str(tmp_path / "run")]) == 2
     assert "seed must be non-negative" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
@@ -96,7 +102,7 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_past_what_a_kill_left(
         real(directory, state)
 
     monkeypatch.setattr("catzoo.training.trainer.save_trainer_state", disk_fills_up)
-    argv = ["train", "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir",
+    argv = ["train", "--config", str(sb3_config("cat_in_the_box")), "--run-dir",
             str(run), "--no-progress", "--steps", "256", "--set", "env.num_players=2",
             *[a for o in TINY for a in ("--set", o)]]
     assert main(argv) == 1

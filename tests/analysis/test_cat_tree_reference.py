@@ -118,7 +118,7 @@ def test_fresh_deals_are_measured_against_the_oracle_search():
 
 def test_a_checkpoint_trained_on_other_options_is_refused(tmp_path):
     trained = tmp_path / "turns4"
-    shutil.copytree(ROOT / "checkpoints" / "cat_tree", trained)
+    shutil.copytree(ROOT / "checkpoints" / "cat_tree" / "2p", trained)
     meta = json.loads((trained / "policy.json").read_text())
     meta["env_options"] = {"turns": 4}
     (trained / "policy.json").write_text(json.dumps(meta))
