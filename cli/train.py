@@ -83,18 +83,12 @@ def cmd_train(args) -> int:
 
 def run_trainer(run_dir: str) -> str:
     """The trainer of a run directory (runs made before the batched trainer are SB3's)."""
-    import yaml
+    from catzoo.training.config import stored_config
 
-    path = Path(run_dir) / "config.yaml"
-    if not path.is_file():
-        raise UsageError(f"{run_dir!r} is not a run directory (no config.yaml)")
-    try:
-        stored = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as err:
-        raise UsageError(f"{str(path)!r} is not valid YAML: {err}") from None
-    trainer = stored.get("trainer", "sb3") if isinstance(stored, dict) else "sb3"
+    trainer = stored_config(run_dir, UsageError)["trainer"]
     if trainer not in ("ppo", "sb3"):
-        raise UsageError(f"{str(path)!r}: trainer={trainer!r}; expected ppo or sb3")
+        raise UsageError(f"{run_dir!r}: its config.yaml names trainer={trainer!r}; "
+                         "expected ppo or sb3")
     return trainer
 
 

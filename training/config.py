@@ -467,5 +467,41 @@ def _validate_sb3(config: dict, info) -> None:
             )
 
 
+# --- run directories: what both trainers write and read back ------------------------------------
+MAX_RUN_CONFIG_BYTES = 16 * 2**20  # far above any config; a larger file is refused unread
+
+
+def new_run_dir(run_dir: str | Path, config: dict, error: type[Exception]) -> Path:
+    """Create ``run_dir`` holding ``config.yaml`` (atomically); ``error`` if it exists and
+    is not empty."""
+    from catzoo.training.checkpoint import atomic_write_text
+
+    run_dir = Path(run_dir)
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise error(f"run directory {str(run_dir)!r} already exists and is not empty; "
+                    "use --resume to continue it or choose another --run-dir")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(run_dir / "config.yaml", dump(config))
+    return run_dir
+
+
+def stored_config(run_dir: str | Path, error: type[Exception]) -> dict:
+    """A run directory's ``config.yaml``, checked to be a readable mapping of bounded size
+    (``error`` names what is wrong); runs made before the batched trainer are SB3's."""
+    path = Path(run_dir) / "config.yaml"
+    if not path.is_file():
+        raise error(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
+    if path.stat().st_size > MAX_RUN_CONFIG_BYTES:
+        raise error(f"{str(path)!r} is larger than any CatZoo config")
+    try:
+        stored = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise error(f"{str(path)!r} is not valid YAML: {err}") from None
+    if not isinstance(stored, dict):
+        raise error(f"{str(path)!r} is not a CatZoo config")
+    stored.setdefault("trainer", "sb3")
+    return stored
+
+
 def dump(config: dict) -> str:
     return yaml.safe_dump(config, sort_keys=False, default_flow_style=None)

@@ -187,29 +187,18 @@ class Run:
 
     @classmethod
     def create(cls, run_dir, config: dict) -> Run:
-        run_dir = Path(run_dir)
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise RunError(f"run directory {str(run_dir)!r} already exists and is not empty; "
-                           "use --resume to continue it or choose another --run-dir")
-        run_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        return cls(run_dir, config)
+        return cls(config_mod.new_run_dir(run_dir, config, RunError), config)
 
     @classmethod
     def open(cls, run_dir, overrides=()) -> Run:
-        run_dir = Path(run_dir)
-        if not (run_dir / "config.yaml").is_file():
-            raise RunError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
-        import yaml
-
-        stored = yaml.safe_load((run_dir / "config.yaml").read_text())
+        stored = config_mod.stored_config(run_dir, RunError)
         for o in overrides:
             if not o.split("=", 1)[0].strip().startswith(config_mod.RESUMABLE):
                 raise RunError(f"override {o!r} cannot change a run being resumed; only "
                                f"{', '.join(config_mod.RESUMABLE)} can")
         config = config_mod.resolve(stored, overrides)
-        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        return cls(run_dir, config)
+        atomic_write_text(Path(run_dir) / "config.yaml", config_mod.dump(config))
+        return cls(Path(run_dir), config)
 
     # --- checkpoints ------------------------------------------------------------------------------
     def latest(self) -> Path | None:

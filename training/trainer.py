@@ -194,31 +194,12 @@ class Run:
     # --- creation -------------------------------------------------------------------------
     @classmethod
     def create(cls, run_dir: str | Path, config: dict) -> Run:
-        run_dir = Path(run_dir)
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise RunError(f"run directory {str(run_dir)!r} already exists and is not empty; "
-                           "use --resume to continue it or choose another --run-dir")
-        run_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        return cls(run_dir, config)
+        return cls(config_mod.new_run_dir(run_dir, config, RunError), config)
 
     @classmethod
     def open(cls, run_dir: str | Path, overrides=()) -> Run:
         run_dir = Path(run_dir)
-        path = run_dir / "config.yaml"
-        if not path.is_file():
-            raise RunError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
-        import yaml
-
-        if path.stat().st_size > MAX_RUN_JSON_BYTES:
-            raise RunError(f"{str(path)!r} is larger than any CatZoo config")
-        try:
-            stored = yaml.safe_load(path.read_text())
-        except yaml.YAMLError as err:
-            raise RunError(f"{str(path)!r} is not valid YAML: {err}") from None
-        if not isinstance(stored, dict):
-            raise RunError(f"{str(path)!r} is not a CatZoo config")
-        stored.setdefault("trainer", "sb3")  # runs made before the batched trainer
+        stored = config_mod.stored_config(run_dir, RunError)
         allowed = ("total_steps", "eval.", "checkpoint_interval", "vec_env.")
         for o in overrides:
             if not o.split("=", 1)[0].strip().startswith(allowed):
