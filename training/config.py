@@ -235,7 +235,10 @@ def parse_override(text: str) -> dict:
     return tree
 
 
-def load(path: str | Path, overrides=()) -> dict:
+def load(path: str | Path, overrides=(), resolve_with=None) -> dict:
+    """A YAML config resolved with ``overrides`` (by ``resolve``, or ``resolve_with``: the
+    RLlib integration's own keys); every error names the file."""
+    resolve_with = resolve_with or resolve
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} does not exist")
@@ -244,7 +247,7 @@ def load(path: str | Path, overrides=()) -> dict:
     except yaml.YAMLError as err:
         raise ConfigError(f"config file {str(path)!r} is not valid YAML: {err}") from None
     try:
-        return resolve(raw, overrides)
+        return resolve_with(raw, overrides)
     except ConfigError as err:
         raise ConfigError(f"{path}: {err}") from None
 

@@ -110,17 +110,7 @@ def validate(config: dict) -> dict:
 
 
 def load(path: str | Path, overrides=()) -> dict:
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
-    try:
-        raw = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as err:
-        raise ConfigError(f"config file {str(path)!r} is not valid YAML: {err}") from None
-    try:
-        return resolve(raw, overrides)
-    except ConfigError as err:
-        raise ConfigError(f"{path}: {err}") from None
+    return catzoo_config.load(path, overrides, resolve_with=resolve)
 
 
 def dump(config: dict) -> str:
