@@ -149,3 +149,13 @@ def test_an_override_of_one_proportion_keeps_the_others():
     assert whole["league"]["mix"] == {"heuristic": 1.0}  # a whole mapping replaces it
     with pytest.raises(config_mod.ConfigError, match="league.mix: unknown key"):
         config_mod.load(root / "cat_in_the_box.yaml", ["league.mix.heuristics=0.5"])
+
+
+def test_reward_scale_is_checked_and_recorded():
+    root = Path(__file__).resolve().parent.parent / "configs"
+    for bad in ("0", "-1", ".nan"):
+        with pytest.raises(config_mod.ConfigError, match="ppo.reward_scale must be"):
+            config_mod.load(root / "lunar.yaml", [f"ppo.reward_scale={bad}"])
+    assert config_mod.load(root / "lunar.yaml")["ppo"]["reward_scale"] == 0.1
+    with pytest.raises(config_mod.ConfigError, match="unknown config key 'ppo.reward_scale'"):
+        config_mod.resolve({"game": "lunar", "trainer": "sb3"}, ["ppo.reward_scale=0.1"])
