@@ -99,20 +99,22 @@ class Layout:
 
     # --- reading an observation ----------------------------------------------------------
     def decode(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        """Split one player's observation into named arrays.
+        """Split one player's observation (or a batch of them, ``(..., size)``) into named
+        arrays.
 
-        Seat blocks come back as ``(num_players, size)`` with row 0 the viewer, row 1 the
-        next player clockwise, and so on; other blocks as flat vectors.
+        Seat blocks come back as ``(..., num_players, size)`` with row 0 the viewer, row 1
+        the next player clockwise, and so on; other blocks as ``(..., size)``.
         """
         out = {}
         pos = 0
         n = self.num_players
+        lead = obs.shape[:-1]
         for b in self.blocks:
             if b.kind == "seat":
-                out[b.name] = obs[pos : pos + b.size * n].reshape(n, b.size)
+                out[b.name] = obs[..., pos : pos + b.size * n].reshape(*lead, n, b.size)
                 pos += b.size * n
             else:
-                out[b.name] = obs[pos : pos + b.size]
+                out[b.name] = obs[..., pos : pos + b.size]
                 pos += b.size
         return out
 

@@ -26,6 +26,14 @@ class Policy(ABC):
     def act(self, observation: Mapping[str, np.ndarray], *, state=None, player=None) -> int:
         """The action to take; it must be legal under ``observation["action_mask"]``."""
 
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The actions for a batch of observation vectors ``(B, size)`` and their masks
+        ``(B, actions)``, of bots that read only the observation (the batched trainer's
+        opponents). One ``act`` per row unless a bot has a vectorised form; the actions
+        are the ones ``act`` would take, row by row in order."""
+        return np.array([self.act({"observation": observations[j], "action_mask": masks[j]})
+                         for j in range(observations.shape[0])], dtype=np.int64)
+
     def reset(self, seed: int | None = None) -> None:
         """Start of a new game (bots with memory or their own randomness reset here)."""
 

@@ -10,7 +10,8 @@ Every time a slot's game starts, its table is drawn:
   in a free-for-all a random non-empty proper subset of the seats.
 
 Opponents act in one batched call per opponent per step: a snapshot is a torch copy of an
-exported actor (``MLPPolicy`` weights), bots loop in Python over their slots. Snapshots are
+exported actor (``MLPPolicy`` weights), a bot takes its slots in one ``act_batch`` call
+(Cat in the Box's heuristic is vectorised; the others loop in Python). Snapshots are
 loaded on first use and dropped when no game holds them; new games draw from the newest
 ``league.active`` snapshots the scheme picked at the last refresh, so a step forwards through
 at most a handful of snapshot networks.
@@ -58,15 +59,14 @@ class SnapshotOpponent:
 
 
 class BotOpponent:
-    """A Python bot (``Policy``) acting from each slot's observation and mask in turn."""
+    """A Python bot (``Policy``) acting from its slots' observations and masks in one
+    ``act_batch`` call (vectorised where the bot has a batched form, else row by row)."""
 
     def __init__(self, policy):
         self.policy = policy
 
     def act(self, obs: np.ndarray, mask: np.ndarray, generator) -> np.ndarray:
-        act = self.policy.act
-        return np.array([act({"observation": obs[j], "action_mask": mask[j]})
-                         for j in range(obs.shape[0])], dtype=np.int64)
+        return self.policy.act_batch(obs, mask)
 
 
 class Tables:

@@ -22,6 +22,10 @@ from catzoo.games.cat_in_the_box.state import ASIDE_BASE, NUMBERS, PLAY_BASE, PR
 from catzoo.policies.base import Policy, legal_actions
 
 TWO_PLAYER_TARGET = 4
+PLAY_BLOCKS = ("board", "blocked", "markers", "tricks", "prediction", "trick_card", "led")
+# (play, space) pairs that are the same: the played space is no longer empty after it.
+SAME_SPACE = np.eye(4 * NUMBERS, dtype=bool).reshape(1, 4, NUMBERS, 4, NUMBERS)
+SAME_NUMBER = np.eye(NUMBERS, dtype=bool)[None]
 
 
 class CatInTheBoxHeuristic(Policy):
@@ -33,82 +37,91 @@ class CatInTheBoxHeuristic(Policy):
         self.max_number = MAX_NUMBER[num_players]
 
     def act(self, observation, *, state=None, player=None) -> int:
-        legal = legal_actions(observation)
-        view = self.layout.decode(np.asarray(observation["observation"]))
-        phase = int(np.argmax(view["phase"]))
-        if phase == 0:
-            return self._set_aside(view, legal)
-        if phase == 1:
-            return self._predict(view, legal)
-        return self._play(view, legal)
+        legal_actions(observation)  # the error for a mask with no legal action
+        obs = np.asarray(observation["observation"])[None]
+        return int(self.act_batch(obs, np.asarray(observation["action_mask"])[None])[0])
 
-    def _hand(self, view) -> np.ndarray:
-        return np.rint(view["hand"] * 5).astype(int)
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        # Vectorised over the rows and every action at once: the batched trainer's league
+        # plays this bot in thousands of games per rollout, and a Python loop over the
+        # legal moves made it most of the rollout's time.
+        view = self.layout.decode(np.asarray(observations))
+        legal = np.asarray(masks) > 0
+        phase = view["phase"].argmax(axis=-1)
+        hand = np.rint(view["hand"] * 5).astype(np.int64)
+        # Each phase's score of every action, higher is better, -inf where illegal or
+        # another phase; the first best action wins ties, as a scan of the legal moves does.
+        score = np.full(legal.shape, -np.inf)
+        aside, predict, play = phase == 0, phase == 1, phase == 2
+        if aside.any():
+            k = np.arange(NUMBERS)  # the number held most often, then the lowest
+            score[aside, ASIDE_BASE:ASIDE_BASE + NUMBERS] = hand[aside] * (NUMBERS + 1) - k
+        if predict.any():
+            top = self.max_number - 1
+            h = hand[predict]
+            estimate = h[:, top] + h[:, top - 1] + 0.5 * h[:, top - 2]
+            tricks = np.arange(PLAY_BASE - PREDICT_BASE)  # nearest the estimate, then fewest
+            distance = np.abs(tricks[None, :] - estimate[:, None])
+            score[predict, PREDICT_BASE:PLAY_BASE] = -(distance * 2 * tricks.size + tricks)
+        if play.any():
+            rows = view if play.all() else {name: view[name][play] for name in PLAY_BLOCKS}
+            score[play, PLAY_BASE:PLAY_BASE + 4 * NUMBERS] = self._play_values(
+                rows, hand[play]).reshape(-1, 4 * NUMBERS)
+        score[~legal] = -np.inf
+        return score.argmax(axis=1).astype(np.int64)
 
-    def _set_aside(self, view, legal) -> int:
-        hand = self._hand(view)
-        k = max((int(a - ASIDE_BASE) for a in legal), key=lambda k: (hand[k], -k))
-        return ASIDE_BASE + k
-
-    def _predict(self, view, legal) -> int:
-        hand = self._hand(view)
-        top = self.max_number - 1
-        estimate = hand[top] + hand[top - 1] + 0.5 * hand[top - 2]
-        return int(min(legal, key=lambda a: (abs((a - PREDICT_BASE) - estimate), a)))
-
-    def _play(self, view, legal) -> int:
-        hand = self._hand(view)
-        board = view["board"].reshape(self.num_players, 4, NUMBERS) > 0.5
-        mine = board[0]
-        empty = ~(board.any(axis=0) | (view["blocked"].reshape(4, NUMBERS) > 0.5))
-        markers = view["markers"][0] > 0.5
-        tricks = round(view["tricks"][0, 0] * 8)
-        if self.num_players == 2:
+    def _play_values(self, view, hand) -> np.ndarray:
+        """The value of playing each (colour, number), ``(B, 4, NUMBERS)``."""
+        B, n = hand.shape[0], self.num_players
+        board = view["board"].reshape(B, n, 4, NUMBERS) > 0.5
+        mine = board[:, 0]
+        empty = ~(board.any(axis=1) | (view["blocked"].reshape(B, 4, NUMBERS) > 0.5))
+        markers = view["markers"][:, 0] > 0.5
+        tricks = np.rint(view["tricks"][:, 0, 0] * 8)
+        if n == 2:
             want_win = tricks < TWO_PLAYER_TARGET
         else:
-            predicted = view["prediction"][0]
-            want_win = tricks < int(np.argmax(predicted)) if predicted.any() else True
+            predicted = view["prediction"][:, 0]
+            want_win = np.where(predicted.any(axis=1), tricks < predicted.argmax(axis=1), True)
         played = view["trick_card"]
-        in_trick = [(int(np.argmax(c[:NUMBERS])), int(np.argmax(c[NUMBERS:])))
-                    for c in played if c.any()]
-        led = int(np.argmax(view["led"])) if view["led"].any() else -1
-        best_red = max((k for k, c in in_trick if c == RED), default=-1)
-        best_led = max((k for k, c in in_trick if c == led), default=-1)
+        present = played.any(axis=2)
+        numbers = played[..., :NUMBERS].argmax(axis=2)
+        colours = played[..., NUMBERS:].argmax(axis=2)
+        led = np.where(view["led"].any(axis=1), view["led"].argmax(axis=1), -1)
+        best_red = np.where(present & (colours == RED), numbers, -1).max(axis=1)
+        best_led = np.where(present & (colours == led[:, None]), numbers, -1).max(axis=1)
 
-        best_action, best_value = int(legal[0]), -np.inf
-        for a in legal:
-            colour, k = divmod(int(a) - PLAY_BASE, NUMBERS)
-            if led < 0:  # leading: a high card is likely to hold the trick
-                wins = k >= self.max_number - 2
-            elif colour == RED:
-                wins = k > best_red
-            else:
-                wins = best_red < 0 and colour == led and k > best_led
-            loses_marker = led >= 0 and colour != led and markers[led]
-            after_hand = hand.copy()
-            after_hand[k] -= 1
-            after_empty = empty.copy()
-            after_empty[colour, k] = False
-            after_markers = markers.copy()
-            if loses_marker:
-                after_markers[led] = False
-            options = int((after_empty & (after_hand > 0)[None, :] & after_markers[:, None]).sum())
-            joins = _touches(mine, colour, k)
-            value = (
-                3.0 * (wins == want_win)
-                - 1.5 * loses_marker
-                + 0.15 * options
-                + 0.3 * joins
-                + (0.05 * k if wins else 0.03 * k)
-            )
-            if value > best_value:
-                best_action, best_value = int(a), value
-        return best_action
+        colour = np.arange(4)[None, :, None]
+        k = np.arange(NUMBERS)[None, None, :]
+        led3, best_red3 = led[:, None, None], best_red[:, None, None]
+        wins = np.where(led3 < 0, k >= self.max_number - 2,  # leading: high cards hold
+                        np.where(colour == RED, k > best_red3,
+                                 (best_red3 < 0) & (colour == led3) & (k > best_led[:, None, None])))
+        holds_led = (led >= 0) & markers[np.arange(B), np.maximum(led, 0)]
+        loses_marker = holds_led[:, None, None] & (colour != led3)
+        # Moves left after each play, (B, colour, number) of the play x (colour, number)
+        # of the space: the played space is taken, the card leaves the hand, and the led
+        # colour's marker goes if the play gives it up.
+        after_empty = empty[:, None, None] & ~SAME_SPACE
+        after_hand = np.where(SAME_NUMBER, (hand > 1)[:, :, None], (hand > 0)[:, None, :])
+        after_markers = markers[:, None, None, :] & ~(
+            loses_marker[..., None] & (np.arange(4) == led[:, None, None, None]))
+        options = (after_empty & after_hand[:, None, :, None, :]
+                   & after_markers[..., None]).sum(axis=(3, 4))
+        value = (
+            3.0 * (wins == want_win[:, None, None])
+            - 1.5 * loses_marker
+            + 0.15 * options
+            + 0.3 * _touches(mine)
+            + np.where(wins, 0.05 * k, 0.03 * k)
+        )
+        return value
 
 
-def _touches(mine: np.ndarray, colour: int, k: int) -> bool:
-    """Whether space (colour, k) is next to one of the player's tokens (same row, or the
-    same number in the colour rows listed next to it: the default board order)."""
-    if (k > 0 and mine[colour, k - 1]) or (k < NUMBERS - 1 and mine[colour, k + 1]):
-        return True
-    return (colour > 0 and mine[colour - 1, k]) or (colour < 3 and mine[colour + 1, k])
+def _touches(mine: np.ndarray) -> np.ndarray:
+    """Whether each space (colour, number) is next to one of the player's tokens (same row,
+    or the same number in the colour rows listed next to it: the default board order)."""
+    padded = np.zeros((mine.shape[0], 6, NUMBERS + 2), dtype=bool)
+    padded[:, 1:-1, 1:-1] = mine  # row and column -1 and past the end: no token
+    return (padded[:, 1:-1, :-2] | padded[:, 1:-1, 2:]
+            | padded[:, :-2, 1:-1] | padded[:, 2:, 1:-1])
