@@ -70,15 +70,15 @@ def test_short_warm_start_agrees_with_the_heuristic_more_than_random(tmp_path):
                      "network.hidden=[64]")
     vec = make_vec_env(config, tmp_path / "league", seed=0)
     try:
-        model = build_model(config, vec, seed=0)
+        model = imitation.SB3Model(build_model(config, vec, seed=0).policy)
         demos = imitation.generate(config, 24, seed=4)
         _, val = imitation.split(demos)
-        before = imitation.agreement(model.policy, val)
-        stats = imitation.pretrain(model.policy, demos, config["imitation"], seed=0,
+        before = imitation.agreement(model, val)
+        stats = imitation.pretrain(model, demos, config["imitation"], seed=0,
                                    log=lambda *_: None)
     finally:
         vec.close()
-    assert stats["val_agreement"] == pytest.approx(imitation.agreement(model.policy, val))
+    assert stats["val_agreement"] == pytest.approx(imitation.agreement(model, val))
     assert stats["val_agreement"] > stats["random_agreement"] + 0.1
     assert stats["val_agreement"] > before + 0.1
     assert len(stats["epochs"]) == 3

@@ -159,3 +159,40 @@ def test_reward_scale_is_checked_and_recorded():
     assert config_mod.load(root / "lunar.yaml")["ppo"]["reward_scale"] == 0.1
     with pytest.raises(config_mod.ConfigError, match="unknown config key 'ppo.reward_scale'"):
         config_mod.resolve({"game": "lunar", "trainer": "sb3"}, ["ppo.reward_scale=0.1"])
+
+
+def test_a_warm_start_clones_the_heuristic_before_ppo_and_resumes_without_cloning(tmp_path):
+    config = config_mod.load(ROOT / "configs" / "catsle_builders.yaml", [
+        *TINY, "env.num_players=3", "total_steps=300", "eval.games=0", "imitation.games=30",
+        "imitation.epochs=3", "imitation.batch_size=128", "network.hidden=[64]"])
+    logs: list[str] = []
+    path = train(config, tmp_path / "run", progress=False, log=logs.append)
+    figures = json.loads((tmp_path / "run" / "logs" / "imitation.json").read_text())
+    assert figures["games"] == 30 and figures["teacher"] == "heuristic"
+    assert figures["val_agreement"] > figures["random_agreement"] + 0.1
+    assert len(figures["epochs"]) == 3
+    meta = json.loads((path / "policy.json").read_text())
+    assert meta["imitation"]["val_agreement"] == figures["val_agreement"]
+    logs.clear()
+    resume(tmp_path / "run", ["total_steps=600"], progress=False, log=logs.append)
+    assert not any("imitation" in line for line in logs)  # cloned once, in the first session
+    meta = json.loads((tmp_path / "run" / "policy" / "policy.json").read_text())
+    assert meta["steps"] >= 600 and meta["imitation"]["games"] == 30
+
+
+def test_a_warm_start_scales_the_critics_returns_as_ppo_does():
+    from catzoo.training import imitation
+
+    base = ["env.num_players=3", "imitation.games=2"]
+    plain = config_mod.load(ROOT / "configs" / "catsle_builders.yaml", [*base, "ppo.reward_scale=1"])
+    scaled = config_mod.load(ROOT / "configs" / "catsle_builders.yaml",
+                             [*base, "ppo.reward_scale=0.1"])
+    a, b = imitation.generate(plain, 2, seed=3), imitation.generate(scaled, 2, seed=3)
+    assert np.abs(a.returns).max() > 1
+    np.testing.assert_allclose(b.returns, 0.1 * a.returns, rtol=1e-5, atol=1e-6)
+
+
+def test_an_unknown_teacher_is_refused_by_the_batched_trainer_too():
+    with pytest.raises(config_mod.ConfigError, match="imitation.teacher"):
+        config_mod.load(ROOT / "configs" / "catsle_builders.yaml",
+                        ["imitation.games=5", "imitation.teacher=nobody"])

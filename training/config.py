@@ -22,6 +22,17 @@ class ConfigError(ValueError):
 
 
 # The batched self-play trainer (``trainer: ppo``, catzoo.training.ppo), the default.
+# Behaviour cloning of a bot (the teacher) before PPO (catzoo.training.imitation).
+IMITATION: dict[str, Any] = {
+    "games": 0,  # games with the teacher at every seat, whose decisions are imitated; 0: off
+    "teacher": "heuristic",  # the bot cloned: a bot of the game or a search bot (with options)
+    "epochs": 4,
+    "batch_size": 256,
+    "learning_rate": 1.0e-3,
+    "vf_coef": 0.5,  # weight of the critic's loss on the demonstrations' returns
+    "max_grad_norm": 0.5,
+}
+
 PPO_DEFAULTS: dict[str, Any] = {
     "game": "",
     "trainer": "ppo",  # ppo (batched, catzoo.training.ppo) | sb3 (MaskablePPO, catzoo.training.trainer)
@@ -75,6 +86,7 @@ PPO_DEFAULTS: dict[str, Any] = {
     "checkpoint_interval": 1_000_000,
     # Balanced tables (as `catzoo arena` seats two policies) against each opponent spec.
     "eval": {"interval": 2_000_000, "games": 200, "opponents": ["random", "heuristic"]},
+    "imitation": IMITATION,
 }
 
 # MaskablePPO through stable-baselines3 (``trainer: sb3``, catzoo.training.trainer).
@@ -121,16 +133,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "checkpoint_interval": 20_000,
     "eval": {"interval": 100_000, "games": 200, "opponents": ["random", "heuristic"]},
-    # Behaviour cloning of a bot (the teacher) before PPO (catzoo.training.imitation).
-    "imitation": {
-        "games": 0,  # games with the teacher at every seat, whose decisions are imitated; 0: off
-        "teacher": "heuristic",  # the bot cloned: a bot of the game or a search bot (with options)
-        "epochs": 4,
-        "batch_size": 256,
-        "learning_rate": 1.0e-3,
-        "vf_coef": 0.5,  # weight of the critic's loss on the demonstrations' returns
-        "max_grad_norm": 0.5,
-    },
+    "imitation": IMITATION,
 }
 
 TRAINERS = {"ppo": PPO_DEFAULTS, "sb3": DEFAULTS}
@@ -309,7 +312,7 @@ RANGES: dict[str, tuple[float, float, bool]] = {
 }
 # The keys each trainer has (the rest of RANGES belongs to the other one).
 SB3_ONLY = ("vec_env.n_envs", "ppo.n_steps", "ppo.batch_size",
-            "league.partner_refresh_interval", "imitation.")
+            "league.partner_refresh_interval")
 PPO_ONLY = ("vector.", "ppo.rollout_steps", "ppo.num_minibatches", "league.active",
             "league.self_play", "ppo.reward_scale")
 TRAINER_RANGES = {
@@ -443,6 +446,22 @@ def _validate_ppo(config: dict, info) -> None:
                         env_options=config["env"]["options"])
         except (UnknownPolicyError, ValueError) as err:
             raise ConfigError(f"eval.opponents: {err}") from None
+    _validate_teacher(config, info)
+
+
+def _validate_teacher(config: dict, info) -> None:
+    """imitation.teacher, when imitation is on (both trainers)."""
+    imitation = config["imitation"]
+    if imitation["games"] > 0:
+        from catzoo.policies.registry import available_policies, parse_spec
+
+        teachers = [name for name in available_policies(info.name) if name != "random"]
+        teacher = imitation["teacher"]
+        if not isinstance(teacher, str) or parse_spec(teacher)[0] not in teachers:
+            raise ConfigError(
+                f"imitation.teacher: {teacher!r} is not a bot of {info.name}; choose one of "
+                f"{', '.join(teachers)} (search bots take options, e.g. ismcts:iterations=200)"
+            )
 
 
 def _validate_sb3(config: dict, info) -> None:
@@ -457,17 +476,7 @@ def _validate_sb3(config: dict, info) -> None:
             raise ConfigError(f"eval.opponents: {opp!r}; use random and/or heuristic")
     if info.heuristic is None:  # nothing to evaluate against but random
         config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
-    imitation = config["imitation"]
-    if imitation["games"] > 0:
-        from catzoo.policies.registry import available_policies, parse_spec
-
-        teachers = [name for name in available_policies(info.name) if name != "random"]
-        teacher = imitation["teacher"]
-        if not isinstance(teacher, str) or parse_spec(teacher)[0] not in teachers:
-            raise ConfigError(
-                f"imitation.teacher: {teacher!r} is not a bot of {info.name}; choose one of "
-                f"{', '.join(teachers)} (search bots take options, e.g. ismcts:iterations=200)"
-            )
+    _validate_teacher(config, info)
 
 
 # --- run directories: what both trainers write and read back ------------------------------------

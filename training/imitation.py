@@ -14,9 +14,9 @@ Two steps, both inside the training process so their CPU time is part of the run
    decision, the acting seat's observation, action mask, the bot's action, and the
    return that seat went on to receive (the same discounted sum of the seat's rewards
    that PPO's critic learns, counted from one of its decisions to its next).
-2. ``pretrain``: fit the MaskablePPO policy to them, the actor with masked cross-entropy
-   (the negative log-probability of the bot's action under the masked distribution) and
-   the critic with mean squared error on the returns, so that PPO's first advantages
+2. ``pretrain``: fit the policy (MaskablePPO's, or the batched trainer's network) to
+   them, the actor with masked cross-entropy (the negative log-probability of the bot's
+   action under the masked distribution) and the critic with mean squared error on the returns, so that PPO's first advantages
    come from a critic that already knows roughly who is winning.
 
 A held-out tenth of the games measures the actor's agreement with the bot (its most
@@ -58,6 +58,9 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
     """Play ``games`` seeded games with the teacher (``imitation.teacher``) at every seat."""
     n = config["env"]["num_players"]
     gamma = config["ppo"]["gamma"]
+    # The batched trainer's critic learns rewards times ppo.reward_scale (the SB3 path has
+    # no such key: its rewards are the env's).
+    scale = config["ppo"].get("reward_scale", 1.0)
     raw = get_game(config["game"]).load_env_module().raw_env(
         num_players=n, reward=config["env"]["reward"], **config["env"]["options"])
     agents = raw.possible_agents
@@ -95,7 +98,7 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
             for s in range(n):
                 # Rewards before a seat's first decision belong to no transition of it.
                 if rewards[s]:
-                    rewards[s][-1] += raw.rewards[agents[s]]
+                    rewards[s][-1] += scale * raw.rewards[agents[s]]
         for s in range(n):
             ret = 0.0
             for row, r in zip(reversed(rows[s]), reversed(rewards[s])):
@@ -115,8 +118,30 @@ def split(demos: Demonstrations, share: float = VALIDATION_SHARE):
     return demos.subset(~val), demos.subset(val)
 
 
-def agreement(policy, demos: Demonstrations, batch: int = 4096) -> float:
-    """Share of decisions where the SB3 policy's most likely legal action is the bot's."""
+class SB3Model:
+    """The two things imitation needs of a model, for an SB3 MaskableActorCriticPolicy (the
+    batched trainer's ``ActorCritic`` has them itself)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def parameters(self):
+        return self.policy.parameters()
+
+    def train(self, mode: bool = True):
+        self.policy.set_training_mode(mode)
+
+    def log_prob_value(self, obs, masks, actions):
+        values, log_prob, _ = self.policy.evaluate_actions(obs, actions, action_masks=masks)
+        return log_prob, values.flatten()
+
+    def best(self, obs, masks) -> np.ndarray:
+        dist = self.policy.get_distribution(obs, action_masks=masks)
+        return dist.distribution.probs.argmax(dim=1).numpy()
+
+
+def agreement(model, demos: Demonstrations, batch: int = 4096) -> float:
+    """Share of decisions where the model's most likely legal action is the bot's."""
     import torch
 
     if not len(demos):
@@ -125,9 +150,7 @@ def agreement(policy, demos: Demonstrations, batch: int = 4096) -> float:
     with torch.no_grad():
         for i in range(0, len(demos), batch):
             sl = slice(i, i + batch)
-            dist = policy.get_distribution(torch.as_tensor(demos.obs[sl]),
-                                           action_masks=demos.masks[sl])
-            best = dist.distribution.probs.argmax(dim=1).numpy()
+            best = model.best(torch.as_tensor(demos.obs[sl]), demos.masks[sl])
             hits += int(np.count_nonzero(best == demos.actions[sl]))
     return hits / len(demos)
 
@@ -137,13 +160,14 @@ def random_agreement(demos: Demonstrations) -> float:
     return float(np.mean(1.0 / demos.masks.sum(axis=1))) if len(demos) else float("nan")
 
 
-def pretrain(policy, demos: Demonstrations, icfg: dict, seed: int, log=print) -> dict:
-    """Fit ``policy`` (a MaskableActorCriticPolicy) to ``demos``; returns the figures."""
+def pretrain(model, demos: Demonstrations, icfg: dict, seed: int, log=print) -> dict:
+    """Fit ``model`` (an ``SB3Model`` or the batched trainer's ``ActorCritic``) to
+    ``demos``; returns the figures."""
     import torch
 
     train, val = split(demos)
     # A separate optimizer: PPO's Adam starts with its own fresh moments afterwards.
-    optimizer = torch.optim.Adam(policy.parameters(), lr=icfg["learning_rate"])
+    optimizer = torch.optim.Adam(model.parameters(), lr=icfg["learning_rate"])
     gen = np.random.default_rng(seed)
     obs = torch.as_tensor(train.obs)
     masks = train.masks
@@ -151,45 +175,45 @@ def pretrain(policy, demos: Demonstrations, icfg: dict, seed: int, log=print) ->
     returns = torch.as_tensor(train.returns)
     size = icfg["batch_size"]
     history = []
-    policy.set_training_mode(True)
     for epoch in range(icfg["epochs"]):
+        model.train(True)
         order = gen.permutation(len(train))
         totals = np.zeros(2)
         for start in range(0, len(order), size):
             idx = order[start:start + size]
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx],
-                                                          action_masks=masks[idx])
+            log_prob, values = model.log_prob_value(obs[idx], masks[idx], actions[idx])
             actor_loss = -log_prob.mean()
-            critic_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            critic_loss = torch.nn.functional.mse_loss(values, returns[idx])
             loss = actor_loss + icfg["vf_coef"] * critic_loss
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), icfg["max_grad_norm"])
+            torch.nn.utils.clip_grad_norm_(model.parameters(), icfg["max_grad_norm"])
             optimizer.step()
             totals += (actor_loss.item() * idx.size, critic_loss.item() * idx.size)
-        policy.set_training_mode(False)
+        model.train(False)
         row = {"epoch": epoch + 1, "actor_loss": totals[0] / len(train),
-               "critic_loss": totals[1] / len(train), "val_agreement": agreement(policy, val)}
-        policy.set_training_mode(True)
+               "critic_loss": totals[1] / len(train), "val_agreement": agreement(model, val)}
         history.append(row)
         log(f"imitation epoch {row['epoch']}: actor loss {row['actor_loss']:.3f}, critic loss "
             f"{row['critic_loss']:.3f}, held-out agreement with the teacher "
             f"{row['val_agreement']:.1%}")
-    policy.set_training_mode(False)
     return {"train_decisions": len(train), "val_decisions": len(val),
-            "val_agreement": agreement(policy, val),
+            "val_agreement": agreement(model, val),
             "random_agreement": random_agreement(val), "epochs": history}
 
 
-def warm_start(policy, config: dict, seed: int, log=print) -> dict:
-    """Generate ``imitation.games`` games and pretrain ``policy`` on them."""
+def warm_start(model, config: dict, seed: int, log=print) -> dict:
+    """Generate ``imitation.games`` games and pretrain ``model`` on them: an SB3 policy
+    (wrapped here) or the batched trainer's ``ActorCritic``."""
+    if not hasattr(model, "log_prob_value"):
+        model = SB3Model(model)
     icfg = config["imitation"]
     t0 = time.process_time()
     demos = generate(config, icfg["games"], seed)
     t1 = time.process_time()
     log(f"imitation: {icfg['games']} games of {icfg['teacher']}, {len(demos)} decisions "
         f"({t1 - t0:.0f} CPU-s)")
-    stats = pretrain(policy, demos, icfg, seed, log=log)
+    stats = pretrain(model, demos, icfg, seed, log=log)
     return {"games": icfg["games"], "teacher": icfg["teacher"], "decisions": len(demos),
             "generate_cpu_seconds": round(t1 - t0, 1),
             "pretrain_cpu_seconds": round(time.process_time() - t1, 1), **stats}

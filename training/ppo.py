@@ -116,6 +116,15 @@ class ActorCritic(nn.Module):
         hv = self.trunk(x) if self.critic_trunk is None else self.critic_trunk(x)
         return self.value_head(hv).squeeze(-1)
 
+    # What behaviour cloning (catzoo.training.imitation.pretrain) asks of a model.
+    def log_prob_value(self, x: torch.Tensor, mask: np.ndarray, actions: torch.Tensor):
+        logits, values = self(x, torch.from_numpy(mask))
+        return torch.log_softmax(logits, 1).gather(1, actions[:, None])[:, 0], values
+
+    def best(self, x: torch.Tensor, mask: np.ndarray) -> np.ndarray:
+        logits, _ = self(x, torch.from_numpy(mask))
+        return logits.argmax(1).numpy()
+
     def actor_weights(self) -> dict[str, np.ndarray]:
         linear = [m for m in self.trunk if isinstance(m, nn.Linear)] + [self.action_head]
         out = {}
@@ -184,6 +193,8 @@ class Run:
         path = self.dir / "seeds.json"
         self.seeds = (json.loads(path.read_text()) if path.exists()
                       else {"seed": config["seed"], "sessions": []})
+        imitation = self.logs / "imitation.json"
+        self.imitation = json.loads(imitation.read_text()) if imitation.exists() else None
 
     @classmethod
     def create(cls, run_dir, config: dict) -> Run:
@@ -240,6 +251,9 @@ class Run:
             "eval": evals,
             "cpu_seconds": round(cpu, 1),
             "trainer": "catzoo.training.ppo (batched masked PPO self-play with league)",
+            **({} if self.imitation is None else {"imitation": {k: self.imitation[k] for k in (
+                "games", "teacher", "decisions", "val_agreement", "random_agreement",
+                "generate_cpu_seconds", "pretrain_cpu_seconds")}}),
         }
 
     # --- logs ---------------------------------------------------------------------------------------
@@ -336,6 +350,15 @@ class Run:
                 "step": step, "rollouts": rollouts, "cpu_seconds": cpu_used(),
                 "time": time.time(), "league": self.league.data, "optimizer": opt_info,
                 "numpy_rng": numpy_rng_state(rng)})
+
+        # --- behaviour cloning of the teacher before PPO, then a step-0 checkpoint so
+        # that a run killed later resumes without cloning again ---
+        if ckpt is None and cfg["imitation"]["games"] > 0:
+            from catzoo.training.imitation import warm_start
+
+            self.imitation = warm_start(net, cfg, seed, log=log)
+            atomic_write_text(self.logs / "imitation.json", json.dumps(self.imitation, indent=1))
+            checkpoint()
 
         # --- who sits where ---
         bots = {"random": BotOpponent(make_policy("random", game, n, seed=seed))}
