@@ -196,3 +196,20 @@ def test_an_unknown_teacher_is_refused_by_the_batched_trainer_too():
     with pytest.raises(config_mod.ConfigError, match="imitation.teacher"):
         config_mod.load(ROOT / "configs" / "catsle_builders.yaml",
                         ["imitation.games=5", "imitation.teacher=nobody"])
+
+
+def test_the_learners_sampler_never_picks_a_masked_action_even_on_a_zero_draw():
+    import torch
+
+    from catzoo.training.ppo import gumbel_max
+
+    logits = torch.full((3, 5), -1e9)
+    logits[0, 2], logits[1, 4], logits[2, 1], logits[2, 3] = 0.3, -2.0, 0.0, 0.0
+    u = torch.zeros(3, 5)  # every draw exactly 0 (torch.rand gives 0 once in 2**24)
+    u[2, 1] = 0.5
+    assert gumbel_max(logits, u).tolist() == [2, 4, 1]
+    # and with ordinary draws it samples the softmax
+    row = torch.tensor([[1.0, 0.0, -1e9, -0.5]]).expand(40_000, 4)
+    picks = gumbel_max(row, torch.rand(row.shape, generator=torch.Generator().manual_seed(0)))
+    share = np.bincount(picks.numpy(), minlength=4) / picks.numel()
+    np.testing.assert_allclose(share, torch.softmax(row[0], 0).numpy(), atol=0.01)

@@ -136,6 +136,14 @@ class ActorCritic(nn.Module):
         return out
 
 
+def gumbel_max(logits: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
+    """A sample of each row's softmax from uniforms ``u`` in [0, 1): the argmax of the logits
+    plus Gumbel noise. ``u`` is kept above 0: a draw of exactly 0 (one in 2**24) would give
+    its action -inf, and a row whose only legal action drew it would pick a masked one."""
+    u = u.clamp(min=torch.finfo(u.dtype).tiny)
+    return torch.argmax(logits - torch.log(-torch.log(u)), 1)
+
+
 # --- per-seat advantages ---------------------------------------------------------------------------
 def per_seat_advantages(player: np.ndarray, learner: np.ndarray, values: np.ndarray,
                         rewards: np.ndarray, done: np.ndarray, boot_values: np.ndarray,
@@ -446,8 +454,7 @@ class Run:
                             logits, value = net(torch.from_numpy(obs[mine]),
                                                 torch.from_numpy(mask[mine]))
                             logp_all = torch.log_softmax(logits, 1)
-                            u = torch.rand(logits.shape, generator=generator)
-                            a = torch.argmax(logits - torch.log(-torch.log(u)), 1)  # Gumbel-max
+                            a = gumbel_max(logits, torch.rand(logits.shape, generator=generator))
                             logp_buf[t, mine] = logp_all.gather(1, a[:, None])[:, 0].numpy()
                             val_buf[t, mine] = value.numpy()
                         actions[mine] = a.numpy()
