@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ["network.hidden=[16]", "vector.num_envs=16", "vector.threads=1", "torch_threads=1",
         "ppo.rollout_steps=8", "ppo.n_epochs=1", "ppo.num_minibatches=2",
         "league.snapshot_interval=200", "checkpoint_interval=300", "eval.interval=100000",
-        "eval.games=4"]
+        "eval.games=4", "imitation.games=0"]
 CARD_GAMES = [g for g in sorted(GAMES) if g != "ledges"]
 
 
