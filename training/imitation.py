@@ -16,8 +16,9 @@ Two steps, both inside the training process so their CPU time is part of the run
    that PPO's critic learns, counted from one of its decisions to its next).
 2. ``pretrain``: fit the policy (MaskablePPO's, or the batched trainer's network) to
    them, the actor with masked cross-entropy (the negative log-probability of the bot's
-   action under the masked distribution) and the critic with mean squared error on the returns, so that PPO's first advantages
-   come from a critic that already knows roughly who is winning.
+   action under the masked distribution) and the critic with mean squared error on the
+   returns, so that PPO's first advantages come from a critic that already knows roughly
+   who is winning.
 
 A held-out tenth of the games measures the actor's agreement with the bot (its most
 likely legal action is the bot's), against the agreement of a uniformly random legal
@@ -35,6 +36,9 @@ from catzoo.games.registry import get_game
 from catzoo.policies.registry import make_policy
 
 VALIDATION_SHARE = 0.1
+# The warm start's figures a policy.json repeats (both trainers).
+META_KEYS = ("games", "teacher", "decisions", "val_agreement", "random_agreement",
+             "generate_cpu_seconds", "pretrain_cpu_seconds")
 
 
 @dataclass
@@ -203,10 +207,8 @@ def pretrain(model, demos: Demonstrations, icfg: dict, seed: int, log=print) -> 
 
 
 def warm_start(model, config: dict, seed: int, log=print) -> dict:
-    """Generate ``imitation.games`` games and pretrain ``model`` on them: an SB3 policy
-    (wrapped here) or the batched trainer's ``ActorCritic``."""
-    if not hasattr(model, "log_prob_value"):
-        model = SB3Model(model)
+    """Generate ``imitation.games`` games and pretrain ``model`` on them: an ``SB3Model``
+    or the batched trainer's ``ActorCritic``."""
     icfg = config["imitation"]
     t0 = time.process_time()
     demos = generate(config, icfg["games"], seed)

@@ -51,6 +51,7 @@ import torch
 from torch import nn
 
 from catzoo.training import config as config_mod
+from catzoo.training import imitation
 from catzoo.training.checkpoint import atomic_write_text, load_policy, save_policy
 from catzoo.training.league import League
 from catzoo.training.run_state import (
@@ -259,9 +260,8 @@ class Run:
             "eval": evals,
             "cpu_seconds": round(cpu, 1),
             "trainer": "catzoo.training.ppo (batched masked PPO self-play with league)",
-            **({} if self.imitation is None else {"imitation": {k: self.imitation[k] for k in (
-                "games", "teacher", "decisions", "val_agreement", "random_agreement",
-                "generate_cpu_seconds", "pretrain_cpu_seconds")}}),
+            **({} if self.imitation is None else {
+                "imitation": {k: self.imitation[k] for k in imitation.META_KEYS}}),
         }
 
     # --- logs ---------------------------------------------------------------------------------------
@@ -362,9 +362,7 @@ class Run:
         # --- behaviour cloning of the teacher before PPO, then a step-0 checkpoint so
         # that a run killed later resumes without cloning again ---
         if ckpt is None and cfg["imitation"]["games"] > 0:
-            from catzoo.training.imitation import warm_start
-
-            self.imitation = warm_start(net, cfg, seed, log=log)
+            self.imitation = imitation.warm_start(net, cfg, seed, log=log)
             atomic_write_text(self.logs / "imitation.json", json.dumps(self.imitation, indent=1))
             checkpoint()
 

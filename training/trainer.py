@@ -37,6 +37,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from catzoo.games import safe_json
 from catzoo.training import config as config_mod
+from catzoo.training import imitation
 from catzoo.training.checkpoint import (
     TRAINER_STATE,
     TRAINER_TENSORS,
@@ -290,9 +291,7 @@ class Run:
                            int(model.num_timesteps), self.seeds, evals)
         meta["cpu_seconds"] = round(self.cpu_used(), 1)
         if self.imitation is not None:
-            meta["imitation"] = {k: self.imitation[k] for k in (
-                "games", "decisions", "val_agreement", "random_agreement",
-                "generate_cpu_seconds", "pretrain_cpu_seconds")}
+            meta["imitation"] = {k: self.imitation[k] for k in imitation.META_KEYS}
         return meta
 
     def cpu_used(self) -> float:
@@ -306,9 +305,8 @@ class Run:
     def warm_start(self, model, seed: int, log) -> None:
         """Behaviour cloning of the heuristic, then a step-0 checkpoint, so that a run
         killed later resumes without cloning again (and keeps the CPU time it cost)."""
-        from catzoo.training.imitation import warm_start
-
-        self.imitation = warm_start(model.policy, self.config, seed, log=log)
+        self.imitation = imitation.warm_start(imitation.SB3Model(model.policy), self.config,
+                                              seed, log=log)
         atomic_write_text(self.logs / "imitation.json", json.dumps(self.imitation, indent=1))
         self.save_checkpoint(model, {})
 
