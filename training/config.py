@@ -69,6 +69,9 @@ PPO_DEFAULTS: dict[str, Any] = {
         # units): a game's score runs to tens or hundreds of points, and the critic's loss
         # on such returns would swamp the shared trunk's gradients.
         "reward_scale": 1.0,
+        # Learn each seat's reward minus the others' mean (catzoo.training.rewards): the
+        # margin over the table, not the seat's own score.
+        "zero_sum": False,
     },
     "league": {
         "snapshot_interval": 1_000_000,
@@ -401,6 +404,9 @@ def validate(config: dict) -> dict:
                 raise ConfigError(f"teams: seat {s} is out of range 0..{n - 1} or in two teams")
             seen.add(s)
     check_ranges(config, TRAINER_RANGES[config["trainer"]])
+    if config["ppo"].get("zero_sum") and any(len(t) == n for t in config["teams"]):
+        raise ConfigError("ppo.zero_sum=true in a game where every seat is one team: each "
+                          "seat's margin over its partners is always 0; use false")
     net = config["network"]
     hidden = net["hidden"]
     if (not hidden or len(hidden) > MAX_LAYERS or not all(

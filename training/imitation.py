@@ -34,6 +34,7 @@ import numpy as np
 
 from catzoo.games.registry import get_game
 from catzoo.policies.registry import make_policy
+from catzoo.training.rewards import zero_sum
 
 VALIDATION_SHARE = 0.1
 # The warm start's figures a policy.json repeats (both trainers).
@@ -65,6 +66,7 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
     # The batched trainer's critic learns rewards times ppo.reward_scale (the SB3 path has
     # no such key: its rewards are the env's).
     scale = config["ppo"].get("reward_scale", 1.0)
+    relative = config["ppo"].get("zero_sum", False)  # as the batched trainer learns them
     raw = get_game(config["game"]).load_env_module().raw_env(
         num_players=n, reward=config["env"]["reward"], **config["env"]["options"])
     agents = raw.possible_agents
@@ -99,10 +101,13 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
             seats.append(p)
             returns.append(0.0)
             raw.step(a)
+            step = np.array([raw.rewards[agent] for agent in agents], dtype=np.float64)
+            if relative:
+                step = zero_sum(step)
             for s in range(n):
                 # Rewards before a seat's first decision belong to no transition of it.
                 if rewards[s]:
-                    rewards[s][-1] += scale * raw.rewards[agents[s]]
+                    rewards[s][-1] += scale * step[s]
         for s in range(n):
             ret = 0.0
             for row, r in zip(reversed(rows[s]), reversed(rewards[s])):

@@ -18,7 +18,8 @@ whoever made the last move. Advantages (GAE) run along each seat's own decisions
 seats' moves into one trajectory: one player's value is bootstrapped from its opponent's
 state, and the end of the game reaches only whoever moved last. Trajectories still open at
 the end of a rollout are bootstrapped with the value of that seat's own view of the game
-then (``vg.observe``).
+then (``vg.observe``). With ``ppo.zero_sum`` a seat learns its reward minus the other
+seats' mean (``training.rewards``): its margin over the table, not its own score.
 
 **The league.** Every ``league.snapshot_interval`` learner steps a snapshot of the actor joins
 the run's ``league/`` (an ordinary policy checkpoint, as the SB3 path writes); games not
@@ -54,6 +55,7 @@ from catzoo.training import config as config_mod
 from catzoo.training import imitation
 from catzoo.training.checkpoint import atomic_write_text, load_policy, save_policy
 from catzoo.training.league import League
+from catzoo.training.rewards import zero_sum
 from catzoo.training.run_state import (
     StateError,
     load_optimizer,
@@ -250,6 +252,7 @@ class Run:
             "num_players": cfg["env"]["num_players"],
             "env_options": cfg["env"]["options"],
             "reward": cfg["env"]["reward"],
+            "zero_sum": cfg["ppo"]["zero_sum"],  # learned as margins over the table
             "teams": cfg["teams"],
             "observation_size": obs_size,
             "num_actions": num_actions,
@@ -458,7 +461,8 @@ class Run:
                         actions[mine] = a.numpy()
                     act_buf[t] = actions
                     obs, mask, player, rewards, done = vg.step(actions)
-                    rew_buf[t], done_buf[t] = rewards * ppo["reward_scale"], done
+                    learned = zero_sum(rewards) if ppo["zero_sum"] else rewards
+                    rew_buf[t], done_buf[t] = learned * ppo["reward_scale"], done
                     learner_seat = tables.owner == 0
                     slot_return += (rewards * learner_seat).sum(1) / np.maximum(
                         learner_seat.sum(1), 1)
