@@ -101,9 +101,9 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
             seats.append(p)
             returns.append(0.0)
             raw.step(a)
-            step = np.array([raw.rewards[agent] for agent in agents], dtype=np.float64)
+            step = [raw.rewards[agent] for agent in agents]
             if relative:
-                step = zero_sum(step)
+                step = zero_sum(np.asarray(step, dtype=np.float64)).tolist()
             for s in range(n):
                 # Rewards before a seat's first decision belong to no transition of it.
                 if rewards[s]:

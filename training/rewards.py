@@ -1,4 +1,5 @@
-"""The reward transform the trainers may apply before learning (``ppo.zero_sum``)."""
+"""The reward transform the batched trainer (and its warm start) may apply before learning
+(``ppo.zero_sum``)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ def zero_sum(rewards: np.ndarray) -> np.ndarray:
     proportion: at 4 players the return is 2/3 of the team's margin.
     """
     rewards = np.asarray(rewards)
-    p = rewards.shape[-1]
-    if p < 2:
-        return rewards
+    p = rewards.shape[-1]  # every game seats at least 2
     others = (rewards.sum(-1, keepdims=True) - rewards) / (p - 1)
     return (rewards - others).astype(rewards.dtype, copy=False)
