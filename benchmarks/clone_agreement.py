@@ -6,7 +6,7 @@ The warm start (``catzoo.training.imitation``) is only as strong as its clone; t
 size (ties of the heuristic's take decisions included).
 
 Run: ``python benchmarks/clone_agreement.py [--game catsle_builders] [--players 4]
-[--games 1000] [--epochs 10]``. Decisions are split by action range: CATsle Builders'
+[--games 1000] [--epochs 10] [--features none]``. Decisions are split by action range: CATsle Builders'
 play (0-59), take (60-119) and column (120-124); other games print one row.
 """
 
@@ -34,11 +34,15 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=1000, help="teacher games to clone")
     parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--features", default=None,
+                        help="the network's input features (default: the config's; none: none)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     root = Path(__file__).resolve().parent.parent
     cfg = config_mod.load(root / "configs" / f"{args.game}.yaml",
-                          [f"env.num_players={args.players}"])
+                          [f"env.num_players={args.players}"] + (
+                              [] if args.features is None else
+                              [f"network.features={'' if args.features == 'none' else args.features}"]))
     t0 = time.process_time()
     demos = imitation.generate(cfg, args.games, seed=1)
     _, val = imitation.split(demos)

@@ -67,22 +67,8 @@ def test_the_heuristic_plays_as_it_did_before_it_was_vectorised(n):
 def test_the_heuristics_batch_is_its_moves_row_by_row(n):
     """Rows of every phase in one batch (set aside, predict, play), as the batched trainer
     hands them over: each row's action is the one ``act`` takes alone."""
-    from catzoo import vector
+    from tests.helpers import assert_batch_is_row_by_row
 
     bot = make_policy("heuristic", "cat_in_the_box", n)
-    vg = vector.make("cat_in_the_box", num_envs=48, num_players=n, seed=11, threads=1)
-    rng = np.random.default_rng(0)
-    obs, mask, _ = vg.reset()
-    phases = set()
-    try:
-        for _ in range(60):
-            batch = bot.act_batch(obs, mask)
-            one = [bot.act({"observation": obs[j], "action_mask": mask[j]}) for j in range(48)]
-            np.testing.assert_array_equal(batch, one)
-            assert mask[np.arange(48), batch].all()
-            phases |= set(bot.layout.decode(obs)["phase"].argmax(axis=1).tolist())
-            noise = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-            obs, mask, _, _, _ = vg.step(np.where(rng.random(48) < 0.3, noise, batch))
-    finally:
-        vg.close()
+    phases = assert_batch_is_row_by_row("cat_in_the_box", bot, bot, n, 48, 60, seed=11)
     assert phases == ({0, 2} if n == 2 else {0, 1, 2})  # two players predict nothing

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from catzoo.games import safe_json
+from catzoo.policies import features
 from catzoo.policies.registry import COUNT_FOLDER
 from catzoo.training.policy_net import ACTIVATIONS, MLPPolicy, expected_shapes
 
@@ -362,6 +363,12 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
             or not isinstance(arch.get("hidden"), list)
             or not all(isinstance(h, int) and h > 0 for h in arch["hidden"])):
         raise CheckpointError(f"{where}: unsupported architecture {arch!r} in {META}")
+    feature_set = meta.get("features")
+    if feature_set is not None:
+        try:
+            features.get(feature_set, meta["game"])
+        except features.FeatureError as err:
+            raise CheckpointError(f"{where}: {META} field 'features': {err}") from None
     size = (path / WEIGHTS).stat().st_size
     if size > MAX_WEIGHTS_BYTES:
         raise CheckpointError(f"{where}: {WEIGHTS} is {size} bytes, larger than any CatZoo policy")
@@ -374,7 +381,9 @@ def load_policy(path: str | Path, *, game: str | None = None, num_players: int |
         weights = load(blob)
     except (SafetensorError, ValueError, OSError) as err:
         raise CheckpointError(f"{where}: {WEIGHTS} is not a valid safetensors file ({err})") from None
-    shapes = expected_shapes(meta["observation_size"], meta["num_actions"], arch["hidden"])
+    shapes = expected_shapes(
+        meta["observation_size"] + features.width(feature_set, meta["num_players"]),
+        meta["num_actions"], arch["hidden"])
     if set(weights) != set(shapes):
         raise CheckpointError(
             f"{where}: {WEIGHTS} holds tensors {sorted(weights)}, expected {sorted(shapes)}")

@@ -49,7 +49,9 @@ PPO_DEFAULTS: dict[str, Any] = {
     "torch_threads": 2,
     "vector": {"num_envs": 1024, "threads": 2},  # catzoo.vector: games stepped at once
     # critic: "separate" (its own MLP, as CleanRL's) or "shared" (heads on one trunk)
-    "network": {"hidden": [256, 256], "activation": "tanh", "critic": "separate"},
+    # features: "" (none) or a set of input features (catzoo.policies.features)
+    "network": {"hidden": [256, 256], "activation": "tanh", "critic": "separate",
+                "features": ""},
     "ppo": {
         "rollout_steps": 32,  # agent-steps of every game slot per rollout
         "learning_rate": 3.0e-4,
@@ -442,6 +444,13 @@ def _validate_ppo(config: dict, info) -> None:
         config["eval"]["opponents"] = [o for o in config["eval"]["opponents"] if o != "heuristic"]
     if config["network"]["critic"] not in ("separate", "shared"):
         raise ConfigError(f"network.critic={config['network']['critic']!r}; use separate or shared")
+    if config["network"]["features"]:
+        from catzoo.policies import features
+
+        try:
+            features.get(config["network"]["features"], info.name)
+        except features.FeatureError as err:
+            raise ConfigError(f"network.features: {err}") from None
     if ppo["num_minibatches"] > vec["num_envs"] * ppo["rollout_steps"]:
         raise ConfigError("ppo.num_minibatches must not exceed vector.num_envs * ppo.rollout_steps")
     for opp in config["eval"]["opponents"]:

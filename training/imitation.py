@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from catzoo.games.registry import get_game
+from catzoo.policies import features
 from catzoo.policies.registry import make_policy
 from catzoo.training.rewards import zero_sum
 
@@ -113,7 +114,12 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
             for row, r in zip(reversed(rows[s]), reversed(rewards[s])):
                 ret = r + gamma * ret
                 returns[row] = ret
-    return Demonstrations(np.asarray(obs, dtype=np.float32), np.asarray(masks, dtype=bool),
+    # The network's inputs: the observation and its input features (network.features).
+    masks_array = np.asarray(masks, dtype=bool)
+    inputs = features.augment(config["network"].get("features") or None,
+                              np.asarray(obs, dtype=np.float32).reshape(len(obs), -1),
+                              masks_array.reshape(len(obs), -1), n, config["env"]["options"])
+    return Demonstrations(inputs, masks_array,
                           np.asarray(actions, dtype=np.int64),
                           np.asarray(returns, dtype=np.float32),
                           np.asarray(index, dtype=np.int64), np.asarray(seats, dtype=np.int64))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from catzoo.policies import features
 from catzoo.policies.base import Policy, legal_actions
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
@@ -56,12 +57,17 @@ class MLPPolicy(Policy):
                        for i in range(len(hidden))]
         self.out = (weights["action.weight"], weights["action.bias"])
         self.activation = ACTIVATIONS[activation]
-        self.obs_size = self.layers[0][0].shape[1] if self.layers else self.out[0].shape[1]
+        self.input_size = self.layers[0][0].shape[1] if self.layers else self.out[0].shape[1]
         self.num_actions = self.out[0].shape[0]
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.name = name
         self.meta = meta or {}
+        # A network with input features (catzoo.policies.features) reads them after the
+        # observation, computed here from the observation and the mask.
+        self.features = self.meta.get("features")
+        self.obs_size = self.input_size - features.width(self.features,
+                                                         self.meta.get("num_players", 0))
         self._options = None  # the checkpoint's env options, built when first needed
 
     def reset(self, seed: int | None = None) -> None:
@@ -107,8 +113,12 @@ class MLPPolicy(Policy):
                 f"size {self.num_actions}, got {x.shape} and {mask.shape}: this policy was "
                 "trained for another game or player count"
             )
-        logits = self.logits(x.astype(np.float32, copy=False))
         legal = legal_actions(observation)
+        x = x.astype(np.float32, copy=False)
+        if self.features is not None:
+            x = features.augment(self.features, x[None], mask[None], self.meta["num_players"],
+                                 self.meta.get("env_options"))[0]
+        logits = self.logits(x)
         masked = logits[legal]
         if self.deterministic:
             return int(legal[int(np.argmax(masked))])

@@ -18,7 +18,9 @@ whoever made the last move. Advantages (GAE) run along each seat's own decisions
 seats' moves into one trajectory: one player's value is bootstrapped from its opponent's
 state, and the end of the game reaches only whoever moved last. Trajectories still open at
 the end of a rollout are bootstrapped with the value of that seat's own view of the game
-then (``vg.observe``). With ``ppo.zero_sum`` a seat learns its reward minus the other
+then (``vg.observe``). With ``network.features`` every input is the observation followed by
+features a bot computes from it and the mask (``catzoo.policies.features``); bots read
+the observation alone. With ``ppo.zero_sum`` a seat learns its reward minus the other
 seats' mean (``training.rewards``): its margin over the table, not its own score.
 
 **The league.** Every ``league.snapshot_interval`` learner steps a snapshot of the actor joins
@@ -51,6 +53,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from catzoo.policies import features
 from catzoo.training import config as config_mod
 from catzoo.training import imitation
 from catzoo.training.checkpoint import atomic_write_text, load_policy, save_policy
@@ -258,6 +261,8 @@ class Run:
             "num_actions": num_actions,
             "architecture": {"type": "mlp", "hidden": list(cfg["network"]["hidden"]),
                              "activation": cfg["network"]["activation"]},
+            # The input features the network reads after the observation (None: none).
+            "features": cfg["network"]["features"] or None,
             "steps": step,
             "seeds": self.seeds,
             "eval": evals,
@@ -315,7 +320,14 @@ class Run:
                          reward=env["reward"], threads=cfg["vector"]["threads"],
                          **env["options"])
         N, P, A = vg.num_envs, vg.num_players, vg.num_actions
-        D = vg.obs_size
+        # The network reads each observation and its input features (network.features:
+        # estimates a bot computes from the observation and mask, catzoo.policies.features).
+        feature_set = cfg["network"]["features"] or None
+
+        def inputs(o: np.ndarray, m: np.ndarray) -> np.ndarray:
+            return features.augment(feature_set, o, m, n, env["options"])
+
+        D = vg.obs_size + features.width(feature_set, n)
         net = ActorCritic(D, A, cfg["network"]["hidden"], cfg["network"]["activation"],
                           cfg["network"]["critic"])
         opt = torch.optim.Adam(net.parameters(), lr=ppo["learning_rate"], eps=1e-5)
@@ -347,7 +359,7 @@ class Run:
             return cpu_base + _cpu() - cpu_start
 
         def meta(evals=None) -> dict:
-            return self.policy_meta(step, D, A, cpu_used(), evals or {})
+            return self.policy_meta(step, vg.obs_size, A, cpu_used(), evals or {})
 
         def snapshot() -> None:
             self.league.add_snapshot(step, net.actor_weights(), meta(), lg["max_snapshots"])
@@ -370,9 +382,10 @@ class Run:
             checkpoint()
 
         # --- who sits where ---
-        bots = {"random": BotOpponent(make_policy("random", game, n, seed=seed))}
+        bots = {"random": BotOpponent(make_policy("random", game, n, seed=seed), vg.obs_size)}
         try:
-            bots["heuristic"] = BotOpponent(make_policy("heuristic", game, n, seed=seed))
+            bots["heuristic"] = BotOpponent(make_policy("heuristic", game, n, seed=seed),
+                                            vg.obs_size)
         except ValueError:
             pass  # a game without a heuristic trains against random and the league
         arch = cfg["network"]
@@ -406,6 +419,7 @@ class Run:
         slot_return = np.zeros(N)  # the learner's result in each slot's game so far
 
         obs, mask, player = vg.reset()
+        obs = inputs(obs, mask)
         tables.draw(np.arange(N))
         next_snapshot = _next(step, lg["snapshot_interval"])
         next_eval = _next(step, cfg["eval"]["interval"])
@@ -461,6 +475,7 @@ class Run:
                         actions[mine] = a.numpy()
                     act_buf[t] = actions
                     obs, mask, player, rewards, done = vg.step(actions)
+                    obs = inputs(obs, mask)
                     learned = zero_sum(rewards) if ppo["zero_sum"] else rewards
                     rew_buf[t], done_buf[t] = learned * ppo["reward_scale"], done
                     learner_seat = tables.owner == 0
@@ -480,12 +495,14 @@ class Run:
                         tables.draw(ended)
                 # --- bootstrap the open trajectories with each seat's own view ---
                 boot = np.zeros((N, P), dtype=np.float32)
-                views = np.empty((N, D), dtype=np.float32)
+                views = np.empty((N, vg.obs_size), dtype=np.float32)
                 with torch.no_grad():
                     for seat in range(P):
                         for slot in range(N):
                             views[slot] = vg.observe(slot, seat)
-                        boot[:, seat] = net.value(torch.from_numpy(views)).numpy()
+                        seat_mask = np.where((player == seat)[:, None], mask, 0)
+                        boot[:, seat] = net.value(torch.from_numpy(
+                            inputs(views, seat_mask))).numpy()
                 adv, ret = per_seat_advantages(player_buf, learner_buf, val_buf, rew_buf,
                                                done_buf, boot, ppo["gamma"], ppo["gae_lambda"])
                 # --- update: PPO epochs over minibatches of the learner's decisions ---

@@ -11,7 +11,8 @@ Every time a slot's game starts, its table is drawn:
 
 Opponents act in one batched call per opponent per step: a snapshot is a torch copy of an
 exported actor (``MLPPolicy`` weights), a bot takes its slots in one ``act_batch`` call
-(Cat in the Box's heuristic is vectorised; the others loop in Python). Snapshots are
+(the Cat in the Box and CATsle Builders heuristics are vectorised; the others loop in
+Python). Snapshots are
 loaded on first use and dropped when no game holds them; new games draw from the newest
 ``league.active`` snapshots the scheme picked at the last refresh, so a step forwards through
 at most a handful of snapshot networks.
@@ -60,13 +61,15 @@ class SnapshotOpponent:
 
 class BotOpponent:
     """A Python bot (``Policy``) acting from its slots' observations and masks in one
-    ``act_batch`` call (vectorised where the bot has a batched form, else row by row)."""
+    ``act_batch`` call (vectorised where the bot has a batched form, else row by row).
+    ``obs_size``: the env's observation size; the bot reads that much of each row, not the
+    learner's input features after it (``network.features``)."""
 
-    def __init__(self, policy):
-        self.policy = policy
+    def __init__(self, policy, obs_size: int | None = None):
+        self.policy, self.obs_size = policy, obs_size
 
     def act(self, obs: np.ndarray, mask: np.ndarray, generator) -> np.ndarray:
-        return self.policy.act_batch(obs, mask)
+        return self.policy.act_batch(obs[:, :self.obs_size], mask)
 
 
 class Tables:

@@ -22,11 +22,19 @@ Against random players (one bot, its seat rotating, 300 seeded games, default op
 its mean standing reward is 0.39 / 0.82 / 0.93 and it wins 57% / 82% / 89% of games at
 3 / 4 / 5 players (a random player: 0 and 33% / 25% / 20%).
 
+The estimates are computed for a batch of observations at once (``estimates``): the
+batched trainer plays this bot in thousands of games per rollout, and a network can take
+the same estimates as input features (``catzoo.policies.features``), so they have one
+source.
+
 Built as ``CatsleBuildersHeuristic(num_players, seed)``; the seed breaks exact ties.
 ``take_counts`` must be passed when the game uses non-default ones.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -36,11 +44,155 @@ from catzoo.games.catsle_builders.options import (
     VALUES,
     CatsleBuildersOptions,
 )
-from catzoo.games.catsle_builders.scoring import card_key
 from catzoo.games.catsle_builders.state import COLUMN_BASE, TAKE_BASE
 from catzoo.policies.base import Policy, legal_actions
 
 PERFECT_STEP = 2.0  # about the growth of the default bonus per perfect column
+NUM_SUITS = 5
+NUM_CARDS = NUM_SUITS * VALUES
+CARD_SUIT = np.arange(NUM_CARDS) // VALUES
+CARD_VALUE = np.arange(NUM_CARDS) % VALUES
+SHED = 1e-3 * CARD_VALUE  # between equally good cards, shed the higher one (see _play)
+TIE = 1e-9  # scores this close count as equal; the seeded generator breaks the tie
+
+
+@dataclass
+class Estimates:
+    """What the bot reckons for each row of a batch of observations.
+
+    ``suit_value`` (B, 5): the value of adding a card of each suit to the own board;
+    ``beat`` (B, 60): for each card, the chance that one later player's card beats it
+    (0 when nobody plays later); ``play`` (B, 60): the expected value of the cards taken
+    after playing each card, tie-break included (meaningful for the cards in hand during
+    the play phase); ``unknown_value`` (B,): the mean value of an unseen card.
+    """
+
+    suit_value: np.ndarray
+    beat: np.ndarray
+    play: np.ndarray
+    unknown_value: np.ndarray
+
+
+def suit_values(board: np.ndarray) -> np.ndarray:
+    """(B, 5) values of one more card of each suit for boards ``(B, 5 columns, 8)`` (the
+    own board of the observation's ``board`` block)."""
+    has = board[..., :NUM_SUITS] > 0  # (B, column, suit)
+    counts = np.rint(board[..., 5] * 5)
+    limits = np.rint(board[..., 7] * 5)
+    empty = ~has.any(axis=2)
+    free_limited = (empty & (limits > 0)).any(axis=1)  # (B,)
+    held = has.any(axis=1)  # (B, suit): the suit has a column
+    column = has.argmax(axis=1)  # (B, suit): its column (one per suit)
+    cnt = np.take_along_axis(counts, column, axis=1)
+    lim = np.take_along_axis(limits, column, axis=1)
+    with_room = 1.0 + np.where(cnt + 1 == lim, PERFECT_STEP, 0.0)
+    full = -(lim + 1.0 + PERFECT_STEP)
+    own = np.where(cnt < lim, with_room, np.where((cnt == lim) & (lim > 0), full, -1.0))
+    new = np.where(free_limited, 1.0, -1.0)[:, None]
+    return np.where(held, own, new)
+
+
+def estimates(view: dict, num_players: int, num_suits: int, takes,
+              play_rows: np.ndarray | None = None) -> Estimates:
+    """The bot's estimates for a batch of decoded observations (``Layout.decode``);
+    ``play`` only for the rows of ``play_rows`` (None: every row), 0 in the others."""
+    n = num_players
+    values = suit_values(view["board"][:, 0].reshape(-1, 5, COLUMN_FEATURES))
+    B = values.shape[0]
+    unseen = (view["hand"] <= 0) & (view["seen"] <= 0)
+    unseen[:, num_suits * VALUES:] = False
+    total = unseen.sum(axis=1)
+    card_values = values[:, CARD_SUIT]  # (B, 60)
+    unknown = np.where(total > 0, (unseen * card_values).sum(axis=1) / np.maximum(total, 1),
+                       0.0)
+    # The trick so far: each later seat's card and its position in the play order.
+    trick = view["trick_card"][:, 1:]  # (B, n-1, 17), seats after this player's
+    played = trick.any(axis=2)
+    later = n - played.sum(axis=1) - 1
+    led_any = view["led"].any(axis=1)
+    led = np.where(led_any, view["led"].argmax(axis=1), -1)
+    lead = np.where(led_any[:, None], led[:, None], CARD_SUIT[None])  # (B, 60)
+    beat = _beat_chance(unseen, total, lead, view["tricks_left"][:, 0])
+    beat = np.where(later[:, None] > 0, beat, 0.0)
+    play = np.zeros((B, NUM_CARDS))
+    rows = np.arange(B) if play_rows is None else np.flatnonzero(play_rows)
+    if rows.size:
+        leader = view["leader"][rows, :, 0].argmax(axis=1)
+        play[rows] = _expected(values[rows], unknown[rows], trick[rows], played[rows],
+                               leader, lead[rows], beat[rows], later[rows], n, takes)
+    return Estimates(values, beat, play, unknown)
+
+
+def _expected(values, unknown, trick, played, leader, lead, beat, later, n, takes):
+    """(B, 60) the expected value taken after playing each card, tie-break included."""
+    B = values.shape[0]
+    other = trick[..., :NUM_SUITS].argmax(axis=2) * VALUES + trick[..., NUM_SUITS:].argmax(axis=2)
+    other_pos = (np.arange(1, n)[None] - leader[:, None]) % n
+    position = played.sum(axis=1)
+    # The strength of each candidate card and of the cards already played, against the
+    # suit each candidate would lead (card_key of the compiled core).
+    mine_key = np.where(CARD_SUIT[None] == lead, 1000 + CARD_VALUE * 10,
+                        CARD_VALUE * 10 + position[:, None])
+    o_suit, o_value = other // VALUES, other % VALUES
+    other_key = np.where(o_suit[:, :, None] == lead[:, None, :],
+                         1000 + o_value[:, :, None] * 10, (o_value * 10 + other_pos)[:, :, None])
+    stronger = (played[:, :, None] & (other_key > mine_key[:, None, :])).sum(axis=1)
+    # The pool of values the trick's ratings share: the own card, the cards played, the
+    # mean unseen value for each card still to come; sorted, per own suit.
+    others = np.where(played, values[np.arange(B)[:, None], o_suit], unknown[:, None])
+    pool = np.concatenate([np.broadcast_to(values[:, :, None], (B, NUM_SUITS, 1)),
+                           np.broadcast_to(others[:, None, :], (B, NUM_SUITS, n - 1))], axis=2)
+    pool = -np.sort(-pool, axis=2)
+    outcome = np.zeros((B, NUM_SUITS, n))  # value taken at each rating
+    before = 0
+    for rank, take in enumerate(takes):
+        if take:
+            optimistic = pessimistic = 0.0
+            for i in range(take):
+                optimistic = optimistic + pool[:, :, i]
+                pessimistic = pessimistic + pool[:, :, before + i]
+            outcome[:, :, rank] = 0.5 * (optimistic + pessimistic)
+        before += take
+    at_rating = outcome[:, CARD_SUIT]  # (B, 60, n): own suit's outcomes per card
+    expected = np.zeros((B, NUM_CARDS))
+    k = later[:, None]
+    for extra in range(n):
+        prob = np.where(extra <= k, _comb(k, extra) * beat**extra
+                        * (1.0 - beat) ** np.maximum(k - extra, 0), 0.0)
+        rank = np.minimum(stronger + extra, n - 1)
+        term = prob * np.take_along_axis(at_rating, rank[:, :, None], axis=2)[:, :, 0]
+        expected = expected + np.where(prob < 1e-6, 0.0, term)
+    return expected + SHED
+
+
+def _comb(k: np.ndarray, extra: int) -> np.ndarray:
+    table = np.array([comb(m, extra) for m in range(NUM_SUITS + 1)], dtype=np.float64)
+    return table[np.maximum(k, 0)]
+
+
+def _beat_chance(unseen, total, lead, tricks_left) -> np.ndarray:
+    """(B, 60) chance that one later player's card beats each card: a player holding the
+    led suit must follow; otherwise any card of value at least the card's (played later,
+    so an equal off-suit value wins too) beats an off-suit card."""
+    B = unseen.shape[0]
+    by_suit = unseen.reshape(B, NUM_SUITS, VALUES)
+    suit_total = by_suit.sum(axis=2)  # (B, 5)
+    # Unseen cards of each suit with a value above / at least each value.
+    at_least_suit = np.cumsum(by_suit[:, :, ::-1], axis=2)[:, :, ::-1]
+    above_suit = at_least_suit - by_suit
+    at_least_all = at_least_suit.sum(axis=1)  # (B, 12)
+    rows = np.arange(B)[:, None]
+    led_cards = suit_total[rows, lead]
+    safe_total = np.maximum(total, 1)[:, None]
+    hand_size = np.maximum(1.0, tricks_left * 16.0)[:, None]
+    has_led = 1.0 - (1.0 - led_cards / safe_total) ** hand_size
+    follows = CARD_SUIT[None] == lead
+    higher = above_suit[rows, lead, CARD_VALUE[None]]
+    p_led = has_led * np.where(led_cards > 0, higher / np.maximum(led_cards, 1), 0.0)
+    off = total[:, None] - led_cards
+    at_least = at_least_all[:, CARD_VALUE] - at_least_suit[rows, lead, CARD_VALUE[None]]
+    p_off = has_led + (1.0 - has_led) * np.where(off > 0, at_least / np.maximum(off, 1), 0.0)
+    return np.where(total[:, None] > 0, np.where(follows, p_led, p_off), 0.0)
 
 
 class CatsleBuildersHeuristic(Policy):
@@ -57,140 +209,40 @@ class CatsleBuildersHeuristic(Policy):
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
-    # --- reading the observation ----------------------------------------------------------
-    def _board(self, view):
-        cols = view["board"][0].reshape(-1, COLUMN_FEATURES)
-        suits = [int(np.argmax(c[:5])) if c[:5].any() else -1 for c in cols]
-        counts = [round(float(c[5]) * 5) for c in cols]
-        limits = [round(float(c[7]) * 5) for c in cols]
-        exists = [lim > 0 or (k == 4 and self.num_players >= 4) for k, lim in enumerate(limits)]
-        return suits, counts, limits, exists
+    def estimates(self, observations: np.ndarray, play_rows=None) -> Estimates:
+        """The estimates for a batch of observation vectors ``(B, size)`` (``play`` only
+        for ``play_rows``, as ``estimates``)."""
+        view = self.layout.decode(np.asarray(observations))
+        return estimates(view, self.num_players, self.num_suits, self.takes, play_rows)
 
-    def suit_values(self, view) -> list[float]:
-        """Value for this player of adding one card of each suit to its board."""
-        suits, counts, limits, exists = self._board(view)
-        free_limited = any(e and s < 0 and lim > 0
-                           for s, lim, e in zip(suits, limits, exists))
-        out = []
-        for suit in range(5):
-            if suit in suits:
-                k = suits.index(suit)
-                cnt, lim = counts[k], limits[k]
-                if cnt < lim:
-                    out.append(1.0 + (PERFECT_STEP if cnt + 1 == lim else 0.0))
-                elif cnt == lim and lim > 0:
-                    out.append(-(lim + 1.0 + PERFECT_STEP))
-                else:
-                    out.append(-1.0)
-            else:
-                out.append(1.0 if free_limited else -1.0)
-        return out
-
-    # --- acting ---------------------------------------------------------------------------
     def act(self, observation, *, state=None, player=None) -> int:
-        legal = legal_actions(observation)
-        view = self.layout.decode(observation["observation"])
-        first = int(legal[0])
-        if first >= COLUMN_BASE:
-            return self._column(view, legal)
-        values = self.suit_values(view)
-        if first >= TAKE_BASE:
-            scores = [values[(a - TAKE_BASE) // VALUES] for a in legal]
-            return self._best(legal, scores)
-        return self._play(view, legal, values)
+        legal_actions(observation)  # the error for a mask with no legal action
+        obs = np.asarray(observation["observation"])[None]
+        return int(self.act_batch(obs, np.asarray(observation["action_mask"])[None])[0])
 
-    def _best(self, legal, scores) -> int:
-        scores = np.asarray(scores, dtype=np.float64)
-        best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        return int(legal[best[self.rng.integers(best.size)]])
-
-    def _column(self, view, legal) -> int:
-        # The first suits taken tend to be the ones this bot keeps taking (it prefers
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        observations, masks = np.asarray(observations), np.asarray(masks) > 0
+        view = self.layout.decode(observations)
+        board = view["board"][:, 0].reshape(-1, 5, COLUMN_FEATURES)
+        scores = np.full(masks.shape, -np.inf)
+        play = masks[:, :NUM_CARDS].any(axis=1)
+        if play.any():
+            rows = view if play.all() else {k: v[play] for k, v in view.items()}
+            scores[play, :NUM_CARDS] = estimates(rows, self.num_players, self.num_suits,
+                                                 self.takes).play
+        take = masks[:, TAKE_BASE:COLUMN_BASE].any(axis=1)
+        if take.any():
+            scores[take, TAKE_BASE:COLUMN_BASE] = suit_values(board[take])[:, CARD_SUIT]
+        # The empty limited column with the largest limit (the observation's limit / 5):
+        # the first suits taken tend to be the ones this bot keeps taking (it prefers
         # suits with room), so they get the largest columns; tried against matching
         # columns to the suits' remaining supply, this wins more often.
-        _, _, limits, _ = self._board(view)
-        scores = [limits[a - COLUMN_BASE] for a in legal]
-        return self._best(legal, scores)
-
-    def _play(self, view, legal, values) -> int:
-        n = self.num_players
-        hand = view["hand"] > 0
-        seen = view["seen"] > 0
-        unseen = ~hand & ~seen
-        unseen[self.num_suits * VALUES:] = False
-        unseen_ids = np.flatnonzero(unseen)
-        unknown_value = (float(np.mean([values[c // VALUES] for c in unseen_ids]))
-                         if unseen_ids.size else 0.0)
-        leader = int(np.argmax(view["leader"][:, 0]))
-        played = []  # (card, position in the play order) of the cards already played
-        for seat in range(1, n):
-            card = view["trick_card"][seat]
-            if card.any():
-                suit = int(np.argmax(card[:5]))
-                value = int(np.argmax(card[5:]))
-                played.append((suit * VALUES + value, (seat - leader) % n))
-        position = len(played)
-        later = n - position - 1
-        led = int(np.argmax(view["led"])) if view["led"].any() else -1
-        # Per later player: the chance to hold the led suit.
-        left_per_player = max(1.0, float(view["tricks_left"][0]) * 16.0)
-        scores = []
-        for a in legal:
-            card = int(a)
-            lead = led if led >= 0 else card // VALUES
-            stronger = sum(_beats(c, card, lead, i, position) for c, i in played)
-            p = _beat_chance(card, lead, unseen_ids, left_per_player) if later else 0.0
-            known = [values[c // VALUES] for c, _ in played] + [values[card // VALUES]]
-            expected = 0.0
-            for extra in range(later + 1):
-                prob = _binomial(later, extra, p)
-                if prob < 1e-6:
-                    continue
-                rank = stronger + extra
-                pool = known + [unknown_value] * later
-                expected += prob * self._outcome(rank, pool)
-            # Between equally good cards, shed the higher one: high cards kept for later
-            # tricks would force this player to take cards it may not want.
-            scores.append(expected + 1e-3 * (card % VALUES))
-        return self._best(legal, scores)
-
-    def _outcome(self, rank: int, pool: list[float]) -> float:
-        """Value of the cards taken at ``rank``: half optimistic (the best ones left for
-        this player), half pessimistic (the stronger ratings took the best ones)."""
-        take = self.takes[rank]
-        if not take:
-            return 0.0
-        pool = sorted(pool, reverse=True)
-        before = sum(self.takes[:rank])
-        optimistic = sum(pool[:take])
-        pessimistic = sum(pool[before:before + take])
-        return 0.5 * (optimistic + pessimistic)
-
-
-def _beats(other: int, mine: int, lead: int, other_pos: int, my_pos: int) -> bool:
-    return card_key(other, lead, other_pos) > card_key(mine, lead, my_pos)
-
-
-def _beat_chance(card: int, lead: int, unseen_ids, hand_size: float) -> float:
-    """Chance that one later player's card beats ``card``: a player holding the led suit
-    must follow; otherwise any card of value at least ``card``'s (played later, so an
-    equal off-suit value wins too) beats an off-suit card."""
-    if not unseen_ids.size:
-        return 0.0
-    suits, values = unseen_ids // VALUES, unseen_ids % VALUES
-    total = unseen_ids.size
-    led_cards = int(np.count_nonzero(suits == lead))
-    has_led = 1.0 - (1.0 - led_cards / total) ** hand_size
-    suit, value = divmod(card, VALUES)
-    if suit == lead:
-        higher = int(np.count_nonzero((suits == lead) & (values > value)))
-        return has_led * (higher / led_cards if led_cards else 0.0)
-    off = total - led_cards
-    at_least = int(np.count_nonzero((suits != lead) & (values >= value)))
-    return has_led + (1.0 - has_led) * (at_least / off if off else 0.0)
-
-
-def _binomial(n: int, k: int, p: float) -> float:
-    from math import comb
-
-    return comb(n, k) * p**k * (1.0 - p) ** (n - k)
+        columns = masks.shape[1] - COLUMN_BASE
+        scores[:, COLUMN_BASE:] = np.rint(board[:, :columns, 7] * 5)
+        out = np.empty(masks.shape[0], dtype=np.int64)
+        for j in range(masks.shape[0]):  # row by row: the generator breaks ties in order
+            legal = np.flatnonzero(masks[j])
+            s = scores[j, legal]
+            best = np.flatnonzero(s >= s.max() - TIE)
+            out[j] = legal[best[self.rng.integers(best.size)]]
+        return out
