@@ -18,8 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
+from catzoo.games.catsle_builders.state import COLUMN_BASE, TAKE_BASE
+
 NETWORKS = (([256, 256], "tanh"), ([512, 512], "relu"), ([256, 256, 256], "relu"))
-PHASES = {"catsle_builders": (("play", 0, 60), ("take", 60, 120), ("column", 120, 125))}
+# Decision kinds by action range (the end of the last range: the game's action count).
+PHASES = {"catsle_builders": (("play", 0, TAKE_BASE), ("take", TAKE_BASE, COLUMN_BASE),
+                              ("column", COLUMN_BASE, None))}
 
 
 def main(argv=None) -> int:
@@ -61,7 +65,7 @@ def main(argv=None) -> int:
         legal = val.masks.sum(1)
         by_phase = []
         for name, lo, hi in phases:
-            sel = (val.actions >= lo) & (val.actions < hi)
+            sel = (val.actions >= lo) & (val.actions < (hi or val.masks.shape[1]))
             if sel.any():
                 by_phase.append(f"{name} {hit[sel].mean():.1%} (random {np.mean(1 / legal[sel]):.1%},"
                                 f" {sel.mean():.0%} of decisions)")

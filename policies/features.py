@@ -49,13 +49,14 @@ def _catsle_bot(num_players: int, takes: tuple | None):
 
 def _catsle_estimates(obs: np.ndarray, masks: np.ndarray, num_players: int,
                       options: dict) -> np.ndarray:
-    from catzoo.policies.heuristics.catsle_builders import NUM_CARDS, TIE
+    from catzoo.policies.heuristics.catsle_builders import NUM_CARDS, TIE, estimates
 
     takes = options.get("take_counts")
     bot = _catsle_bot(num_players, None if takes is None else tuple(takes))
-    hand = bot.layout.decode(obs)["hand"] > 0
+    view = bot.layout.decode(obs)
+    hand = view["hand"] > 0
     playable = masks[:, :NUM_CARDS] > 0  # none when the viewer is not to play
-    est = bot.estimates(obs, play_rows=playable.any(axis=1))
+    est = estimates(view, num_players, bot.num_suits, bot.takes, playable.any(axis=1))
     play = np.where(playable, est.play, -np.inf)
     top = play.max(axis=1, keepdims=True)
     best = playable & (play >= top - TIE)

@@ -38,22 +38,28 @@ from math import comb
 
 import numpy as np
 
+from catzoo.games.catsle_builders.core import MAX_PLAYERS, NUM_CARDS, NUM_SUITS
 from catzoo.games.catsle_builders.layout import COLUMN_FEATURES, layout_for
 from catzoo.games.catsle_builders.options import (
     DEFAULT_TAKE_COUNTS,
     VALUES,
     CatsleBuildersOptions,
 )
+from catzoo.games.catsle_builders.scoring import card_key
 from catzoo.games.catsle_builders.state import COLUMN_BASE, TAKE_BASE
 from catzoo.policies.base import Policy, legal_actions
 
 PERFECT_STEP = 2.0  # about the growth of the default bonus per perfect column
-NUM_SUITS = 5
-NUM_CARDS = NUM_SUITS * VALUES
 CARD_SUIT = np.arange(NUM_CARDS) // VALUES
 CARD_VALUE = np.arange(NUM_CARDS) % VALUES
 SHED = 1e-3 * CARD_VALUE  # between equally good cards, shed the higher one (see _play)
 TIE = 1e-9  # scores this close count as equal; the seeded generator breaks the tie
+# The compiled core's trick rating, card_key(card, led, position), as a table to index
+# arrays with: the rule has one source.
+KEY = np.array([[[card_key(c, led, pos) for pos in range(MAX_PLAYERS)]
+                 for led in range(NUM_SUITS)] for c in range(NUM_CARDS)])
+COMB = np.array([[comb(m, k) for k in range(MAX_PLAYERS)] for m in range(MAX_PLAYERS)],
+                dtype=np.float64)  # COMB[m, k]: m choose k
 
 
 @dataclass
@@ -130,12 +136,10 @@ def _expected(values, unknown, trick, played, leader, lead, beat, later, n, take
     other_pos = (np.arange(1, n)[None] - leader[:, None]) % n
     position = played.sum(axis=1)
     # The strength of each candidate card and of the cards already played, against the
-    # suit each candidate would lead (card_key of the compiled core).
-    mine_key = np.where(CARD_SUIT[None] == lead, 1000 + CARD_VALUE * 10,
-                        CARD_VALUE * 10 + position[:, None])
-    o_suit, o_value = other // VALUES, other % VALUES
-    other_key = np.where(o_suit[:, :, None] == lead[:, None, :],
-                         1000 + o_value[:, :, None] * 10, (o_value * 10 + other_pos)[:, :, None])
+    # suit each candidate would lead.
+    mine_key = KEY[np.arange(NUM_CARDS)[None], lead, position[:, None]]
+    other_key = KEY[other[:, :, None], lead[:, None, :], other_pos[:, :, None]]
+    o_suit = other // VALUES
     stronger = (played[:, :, None] & (other_key > mine_key[:, None, :])).sum(axis=1)
     # The pool of values the trick's ratings share: the own card, the cards played, the
     # mean unseen value for each card still to come; sorted, per own suit.
@@ -157,17 +161,12 @@ def _expected(values, unknown, trick, played, leader, lead, beat, later, n, take
     expected = np.zeros((B, NUM_CARDS))
     k = later[:, None]
     for extra in range(n):
-        prob = np.where(extra <= k, _comb(k, extra) * beat**extra
+        prob = np.where(extra <= k, COMB[k, extra] * beat**extra
                         * (1.0 - beat) ** np.maximum(k - extra, 0), 0.0)
         rank = np.minimum(stronger + extra, n - 1)
         term = prob * np.take_along_axis(at_rating, rank[:, :, None], axis=2)[:, :, 0]
         expected = expected + np.where(prob < 1e-6, 0.0, term)
     return expected + SHED
-
-
-def _comb(k: np.ndarray, extra: int) -> np.ndarray:
-    table = np.array([comb(m, extra) for m in range(NUM_SUITS + 1)], dtype=np.float64)
-    return table[np.maximum(k, 0)]
 
 
 def _beat_chance(unseen, total, lead, tricks_left) -> np.ndarray:
@@ -208,12 +207,6 @@ class CatsleBuildersHeuristic(Policy):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-
-    def estimates(self, observations: np.ndarray, play_rows=None) -> Estimates:
-        """The estimates for a batch of observation vectors ``(B, size)`` (``play`` only
-        for ``play_rows``, as ``estimates``)."""
-        view = self.layout.decode(np.asarray(observations))
-        return estimates(view, self.num_players, self.num_suits, self.takes, play_rows)
 
     def act(self, observation, *, state=None, player=None) -> int:
         legal_actions(observation)  # the error for a mask with no legal action
