@@ -13,7 +13,8 @@ Two steps, both inside the training process so their CPU time is part of the run
 1. ``generate``: play games with the teacher at every seat and record, for every
    decision, the acting seat's observation, action mask, the bot's action, and the
    return that seat went on to receive (the same discounted sum of the seat's rewards
-   that PPO's critic learns, counted from one of its decisions to its next).
+   that PPO's critic learns, counted from one of its decisions to its next); on
+   ``catzoo.vector`` when the teacher decides for a batch at once, else through the AEC env.
 2. ``pretrain``: fit the policy (MaskablePPO's, or the batched trainer's network) to
    them, the actor with masked cross-entropy (the negative log-probability of the bot's
    action under the masked distribution) and the critic with mean squared error on the
@@ -32,12 +33,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from catzoo import vector
 from catzoo.games.registry import get_game
 from catzoo.policies import features
+from catzoo.policies.base import Policy
 from catzoo.policies.registry import make_policy
 from catzoo.training.rewards import zero_sum
 
 VALIDATION_SHARE = 0.1
+BATCH = 256  # games the batched generator plays at once
 # The warm start's figures a policy.json repeats (both trainers).
 META_KEYS = ("games", "teacher", "decisions", "val_agreement", "random_agreement",
              "generate_cpu_seconds", "pretrain_cpu_seconds")
@@ -51,18 +55,31 @@ class Demonstrations:
     returns: np.ndarray  # (N,) float32, the acting seat's discounted return from there
     game_index: np.ndarray  # (N,) int64, which game each decision comes from
     seat: np.ndarray  # (N,) int64, the acting seat
+    game_seeds: np.ndarray  # (games,) int64, the seed each game was dealt from
 
     def __len__(self) -> int:
         return int(self.actions.size)
 
     def subset(self, keep: np.ndarray) -> Demonstrations:
         return Demonstrations(self.obs[keep], self.masks[keep], self.actions[keep],
-                              self.returns[keep], self.game_index[keep], self.seat[keep])
+                              self.returns[keep], self.game_index[keep], self.seat[keep],
+                              self.game_seeds)
 
 
-def generate(config: dict, games: int, seed: int) -> Demonstrations:
-    """Play ``games`` seeded games with the teacher (``imitation.teacher``) at every seat."""
+def generate(config: dict, games: int, seed: int, batched: bool | None = None) -> Demonstrations:
+    """Play ``games`` seeded games with the teacher (``imitation.teacher``) at every seat:
+    on ``catzoo.vector``, one ``act_batch`` call a step, when the game has a compiled core
+    and the teacher a vectorised batch (it then reads only the observation); else through
+    the AEC env, one game at a time (a search bot reads the game itself). ``batched``
+    False forces the AEC loop (benchmarks/warm_start_speed.py compares the two)."""
     n = config["env"]["num_players"]
+    teacher = config["imitation"]["teacher"]
+    probe = make_policy(teacher, config["game"], n, seed=seed)
+    if batched is None:
+        batched = (vector.has_core(config["game"])
+                   and type(probe).act_batch is not Policy.act_batch)
+    if batched:
+        return _generate_batched(config, games, seed, probe)
     gamma = config["ppo"]["gamma"]
     # The batched trainer's critic learns rewards times ppo.reward_scale (the SB3 path has
     # no such key: its rewards are the env's).
@@ -71,58 +88,119 @@ def generate(config: dict, games: int, seed: int) -> Demonstrations:
     raw = get_game(config["game"]).load_env_module().raw_env(
         num_players=n, reward=config["env"]["reward"], **config["env"]["options"])
     agents = raw.possible_agents
-    teacher = config["imitation"]["teacher"]
     bots = [make_policy(teacher, config["game"], n, seed=seed * 100 + s) for s in range(n)]
     rng = np.random.default_rng(seed)
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
-    returns: list[float] = []
+    rewards: list[float] = []  # per decision, up to the seat's next one
     index: list[int] = []
     seats: list[int] = []
+    game_seeds = np.zeros(games, dtype=np.int64)
     for g in range(games):
-        raw.reset(seed=int(rng.integers(2**62)))
+        game_seeds[g] = rng.integers(2**62)
+        raw.reset(seed=int(game_seeds[g]))
         for s, bot in enumerate(bots):
             bot.reset(int(rng.integers(2**62)))
-        # Per seat: its decisions' row numbers, and the reward each decision was followed
-        # by until that seat's next decision (what SingleAgentEnv gives PPO as one step).
-        rows: list[list[int]] = [[] for _ in range(n)]
-        rewards: list[list[float]] = [[] for _ in range(n)]
+        # Each seat's decision collecting rewards until its next one (what SingleAgentEnv
+        # gives PPO as one step); rewards before a seat's first decision belong to none.
+        open_row = [-1] * n
         game = raw.game
         while not game.is_terminal():
             p = game.current_player
             o = raw.observe(agents[p])
             a = bots[p].act(o, state=game, player=p)
-            rows[p].append(len(actions))
-            rewards[p].append(0.0)
+            open_row[p] = len(actions)
             obs.append(o["observation"])
             masks.append(o["action_mask"].astype(bool))
             actions.append(a)
             index.append(g)
             seats.append(p)
-            returns.append(0.0)
+            rewards.append(0.0)
             raw.step(a)
             step = [raw.rewards[agent] for agent in agents]
             if relative:
                 step = zero_sum(np.asarray(step, dtype=np.float64)).tolist()
             for s in range(n):
-                # Rewards before a seat's first decision belong to no transition of it.
-                if rewards[s]:
-                    rewards[s][-1] += scale * step[s]
-        for s in range(n):
-            ret = 0.0
-            for row, r in zip(reversed(rows[s]), reversed(rewards[s])):
-                ret = r + gamma * ret
-                returns[row] = ret
+                if open_row[s] >= 0:
+                    rewards[open_row[s]] += scale * step[s]
+    index_array, seat_array = np.asarray(index, dtype=np.int64), np.asarray(seats, dtype=np.int64)
+    return _demonstrations(config, np.asarray(obs, dtype=np.float32).reshape(len(obs), -1),
+                           np.asarray(masks, dtype=bool).reshape(len(obs), -1),
+                           np.asarray(actions, dtype=np.int64),
+                           _returns(np.asarray(rewards), index_array, seat_array, games, n, gamma),
+                           index_array, seat_array, game_seeds)
+
+
+def _generate_batched(config: dict, games: int, seed: int, bot) -> Demonstrations:
+    """``generate`` on ``catzoo.vector``: ``BATCH`` games at a time, the teacher deciding
+    for all of them in one call (the AEC loop spent 227-245 of the 30 CPU-minutes of a
+    CATsle Builders run on its 2,000 games; this 38-40). Each slot records its games until ``games`` have
+    started; a seat's decision collects the rewards up to its next one, as above."""
+    n, gamma = config["env"]["num_players"], config["ppo"]["gamma"]
+    scale = config["ppo"].get("reward_scale", 1.0)
+    relative = config["ppo"].get("zero_sum", False)
+    vg = vector.make(config["game"], num_envs=min(games, BATCH), num_players=n, seed=seed,
+                     reward=config["env"]["reward"], threads=1, **config["env"]["options"])
+    bot.reset(seed)
+    try:
+        obs, mask, player = vg.reset()
+        slots = np.arange(vg.num_envs)
+        game_of = slots.copy()  # the game each slot records (>= games: no longer)
+        game_seeds = np.zeros(games, dtype=np.int64)
+        game_seeds[game_of] = vg.seeds
+        started, finished = vg.num_envs, 0
+        open_row = np.full((vg.num_envs, n), -1)  # each seat's decision collecting rewards
+        chunks: list[tuple] = []
+        reward = np.zeros(1 << 16)
+        count = 0
+        while finished < games:
+            action = bot.act_batch(obs, mask)
+            rec = slots[game_of < games]
+            rows = count + np.arange(rec.size)
+            chunks.append((obs[rec].copy(), mask[rec].astype(bool), action[rec], game_of[rec],
+                           player[rec].astype(np.int64)))
+            count += rec.size
+            if count > reward.size:
+                reward = np.concatenate([reward, np.zeros(max(count, reward.size))])
+            open_row[rec, player[rec]] = rows
+            obs, mask, player, step, done = vg.step(action)
+            step = scale * (zero_sum(step.astype(np.float64)) if relative else step)
+            collecting = (open_row >= 0) & (game_of < games)[:, None]
+            np.add.at(reward, open_row[collecting], step[collecting])
+            for i in np.flatnonzero(done & (game_of < games)):
+                finished += 1
+                open_row[i] = -1
+                game_of[i] = min(games, started)
+                if started < games:
+                    game_seeds[started] = vg.seeds[i]
+                    started += 1
+    finally:
+        vg.close()
+    o, m, a, index, seat = (np.concatenate(part) for part in zip(*chunks))
+    return _demonstrations(config, o, m, a.astype(np.int64),
+                           _returns(reward[:count], index, seat, games, n, gamma),
+                           index, seat, game_seeds)
+
+
+def _returns(rewards, index, seat, games: int, n: int, gamma: float) -> np.ndarray:
+    """Each seat's discounted return from each of its decisions, backwards through its
+    rows (``rewards``: what each decision collected until the seat's next one)."""
+    returns = np.zeros(rewards.size)
+    running = np.zeros((games, n))
+    for row in range(rewards.size - 1, -1, -1):
+        g, s = index[row], seat[row]
+        running[g, s] = rewards[row] + gamma * running[g, s]
+        returns[row] = running[g, s]
+    return returns
+
+
+def _demonstrations(config, obs, masks, actions, returns, index, seats, game_seeds):
     # The network's inputs: the observation and its input features (network.features).
-    masks_array = np.asarray(masks, dtype=bool)
-    inputs = features.augment(config["network"].get("features") or None,
-                              np.asarray(obs, dtype=np.float32).reshape(len(obs), -1),
-                              masks_array.reshape(len(obs), -1), n, config["env"]["options"])
-    return Demonstrations(inputs, masks_array,
-                          np.asarray(actions, dtype=np.int64),
-                          np.asarray(returns, dtype=np.float32),
-                          np.asarray(index, dtype=np.int64), np.asarray(seats, dtype=np.int64))
+    inputs = features.augment(config["network"].get("features") or None, obs, masks,
+                              config["env"]["num_players"], config["env"]["options"])
+    return Demonstrations(inputs, masks, actions, returns.astype(np.float32), index, seats,
+                          np.asarray(game_seeds, dtype=np.int64))
 
 
 def split(demos: Demonstrations, share: float = VALIDATION_SHARE):
