@@ -158,7 +158,7 @@ def _generate_batched(config: dict, games: int, seed: int, bot) -> Demonstration
             action = bot.act_batch(obs, mask)
             rec = slots[game_of < games]
             rows = count + np.arange(rec.size)
-            chunks.append((obs[rec].copy(), mask[rec].astype(bool), action[rec], game_of[rec],
+            chunks.append((obs[rec], mask[rec].astype(bool), action[rec], game_of[rec],
                            player[rec].astype(np.int64)))
             count += rec.size
             if count > reward.size:
