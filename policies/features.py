@@ -81,6 +81,11 @@ FEATURES: dict[str, FeatureSet] = {
 }
 
 
+def configured(config: dict) -> str | None:
+    """The set a training config's network reads (``network.features``; "" or absent: none)."""
+    return config.get("network", {}).get("features") or None
+
+
 def get(name: str, game: str | None = None) -> FeatureSet:
     """The feature set ``name`` (for ``game``, when given); ``FeatureError`` otherwise."""
     if not isinstance(name, str) or name not in FEATURES:

@@ -142,7 +142,6 @@ def _generate_batched(config: dict, games: int, seed: int, bot) -> Demonstration
     relative = config["ppo"].get("zero_sum", False)
     vg = vector.make(config["game"], num_envs=min(games, BATCH), num_players=n, seed=seed,
                      reward=config["env"]["reward"], threads=1, **config["env"]["options"])
-    bot.reset(seed)
     try:
         obs, mask, player = vg.reset()
         slots = np.arange(vg.num_envs)
@@ -197,7 +196,7 @@ def _returns(rewards, index, seat, games: int, n: int, gamma: float) -> np.ndarr
 
 def _demonstrations(config, obs, masks, actions, returns, index, seats, game_seeds):
     # The network's inputs: the observation and its input features (network.features).
-    inputs = features.augment(config["network"].get("features") or None, obs, masks,
+    inputs = features.augment(features.configured(config), obs, masks,
                               config["env"]["num_players"], config["env"]["options"])
     return Demonstrations(inputs, masks, actions, returns.astype(np.float32), index, seats,
                           np.asarray(game_seeds, dtype=np.int64))

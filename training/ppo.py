@@ -262,7 +262,7 @@ class Run:
             "architecture": {"type": "mlp", "hidden": list(cfg["network"]["hidden"]),
                              "activation": cfg["network"]["activation"]},
             # The input features the network reads after the observation (None: none).
-            "features": cfg["network"]["features"] or None,
+            "features": features.configured(cfg),
             "steps": step,
             "seeds": self.seeds,
             "eval": evals,
@@ -322,7 +322,7 @@ class Run:
         N, P, A = vg.num_envs, vg.num_players, vg.num_actions
         # The network reads each observation and its input features (network.features:
         # estimates a bot computes from the observation and mask, catzoo.policies.features).
-        feature_set = cfg["network"]["features"] or None
+        feature_set = features.configured(cfg)
 
         def inputs(o: np.ndarray, m: np.ndarray) -> np.ndarray:
             return features.augment(feature_set, o, m, n, env["options"])
