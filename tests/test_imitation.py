@@ -105,7 +105,7 @@ def test_imitation_is_off_by_default_and_in_every_other_config():
     ("imitation.games=1.5", "config key 'imitation.games' must be of type int"),
     ("imitation.rate=1", "unknown config key 'imitation.rate'"),
     ("imitation.teacher=grandmaster", ("imitation.teacher: 'grandmaster' is not a bot of "
-                                       "catsle_builders; choose one of heuristic, ismcts, planner")),
+                                       "catsle_builders; choose one of heuristic, ismcts, pimc, planner")),
 ])
 def test_bad_imitation_settings_are_errors(override, message):
     with pytest.raises(config_mod.ConfigError, match=message):

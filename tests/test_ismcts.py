@@ -59,13 +59,18 @@ def test_ismcts_is_deterministic_given_its_seed():
             for _ in range(3)] == first
 
 
-def test_ismcts_beats_random_in_cat_in_the_box():
-    bot = "ismcts:iterations=100"
-    result = run_arena("cat_in_the_box", ["random", bot], games=10, num_players=2, seed=9,
+def against_random(bot: str, games: int) -> dict:
+    """The arena's rows of ``bot`` and random over heads-up single rounds of Cat in the Box."""
+    result = run_arena("cat_in_the_box", ["random", bot], games=games, num_players=2, seed=9,
                        options={"rounds": "single"})
     rows = {r["policy"]: r for r in result.summary()}
     assert rows[bot]["win_rate"] >= 0.8, result.table()
-    assert rows[bot]["rating"] > rows["random"]["rating"]
+    return rows
+
+
+def test_ismcts_beats_random_in_cat_in_the_box():
+    rows = against_random("ismcts:iterations=100", 10)
+    assert rows["ismcts:iterations=100"]["rating"] > rows["random"]["rating"]
 
 
 def test_ismcts_time_budget_and_option_errors():

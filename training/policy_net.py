@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from catzoo.policies import features
-from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.base import NoLegalActionError, Policy, legal_actions
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
@@ -101,6 +101,30 @@ class MLPPolicy(Policy):
             x = self.activation(w @ x + b)
         w, b = self.out
         return w @ x + b
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The most likely legal action of each row in one forward pass (the search bots'
+        rollouts); a sampling policy draws row by row, as ``act`` does."""
+        if not self.deterministic:
+            return super().act_batch(observations, masks)
+        x = np.asarray(observations, dtype=np.float32)
+        masks = np.asarray(masks)
+        if x.ndim != 2 or x.shape[1] != self.obs_size or masks.shape != (x.shape[0], self.num_actions):
+            raise ValueError(
+                f"{self.name}: expects observations (B, {self.obs_size}) and masks (B, "
+                f"{self.num_actions}), got {x.shape} and {masks.shape}: this policy was "
+                "trained for another game or player count"
+            )
+        legal = masks.astype(bool)
+        if not legal.any(axis=1).all():
+            raise NoLegalActionError("a row's action mask has no legal action")
+        if self.features is not None:
+            x = features.augment(self.features, x, masks, self.meta["num_players"],
+                                 self.meta.get("env_options"))
+        for w, b in self.layers:
+            x = self.activation(x @ w.T + b)
+        w, b = self.out
+        return np.where(legal, x @ w.T + b, -np.inf).argmax(axis=1)
 
     def act(self, observation, *, state=None, player=None) -> int:
         x = observation["observation"]

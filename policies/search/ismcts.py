@@ -35,7 +35,7 @@ import time
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.search.options import SearchOptionError, check_options
+from catzoo.policies.search.options import check_options, require_state
 
 DEFAULT_ITERATIONS = 200
 
@@ -71,11 +71,7 @@ class ISMCTSPolicy(Policy):
         legal = legal_actions(observation)
         if legal.size == 1:
             return int(legal[0])
-        if state is None or player is None:
-            raise SearchOptionError(
-                "ismcts searches the rules engine: call act(observation, state=..., "
-                "player=...) (play_match and the arena pass them)"
-            )
+        require_state("ismcts", "searches", state, player)
         return self.search(state, int(player), [int(a) for a in legal])
 
     def search(self, state, player: int, legal: list[int]) -> int:

@@ -12,6 +12,16 @@ class SearchOptionError(ValueError):
     pass
 
 
+def require_state(bot: str, doing: str, state, player) -> None:
+    """A search bot's move needs the engine's state and the seat to act (the arena, the
+    table and ``play_match`` pass them; a bare observation is not enough)."""
+    if state is None or player is None:
+        raise SearchOptionError(
+            f"{bot} {doing} the rules engine: call act(observation, state=..., "
+            "player=...) (play_match and the arena pass them)"
+        )
+
+
 def check_options(bot: str, given: Mapping[str, Any], known: Mapping[str, tuple]) -> dict:
     """``known`` maps an option to (type, default, test, explanation of the test).
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.search.options import SearchOptionError, check_options
+from catzoo.policies.search.options import check_options, require_state
 
 OPTIONS = {
     "candidates": (int, 8, lambda v: v >= 1, "at least 1"),
@@ -55,11 +55,7 @@ class PlannerPolicy(Policy):
         legal = [int(a) for a in legal_actions(observation)]
         if len(legal) == 1:
             return legal[0]
-        if state is None or player is None:
-            raise SearchOptionError(
-                "planner simulates the rules engine: call act(observation, state=..., "
-                "player=...) (play_match and the arena pass them)"
-            )
+        require_state("planner", "simulates", state, player)
         rng = self.rng
         pool = legal if len(legal) <= self.candidates else rng.sample(legal, self.candidates)
         noise_seeds = [rng.getrandbits(64) for _ in range(self.samples)]
