@@ -21,11 +21,13 @@ of ``ismcts:iterations=200``'s time, in CATsle Builders (4 players) one of 8 abo
 times it, since that network reads the heuristic's estimates, computed at every step.
 
 Against ISMCTS, which grows a tree over its 200 re-deals but values leaves by uniformly
-random playouts, this searches one move deep and values it by the policy's own play, as
-Ginsberg's GIB did with its double-dummy solver; the policy is what makes it strong.
+random playouts, this searches one move deep and values it by the policy's own play (GIB
+searched bridge's re-deals the same way, valuing them with a double-dummy solver); the
+policy is what makes it strong.
 
 Options (``pimc:policy=shipped,determinizations=8``): ``policy`` the rollout policy, a
-name or checkpoint path as ``make_policy`` reads it, without options of its own (default
+name or checkpoint path as ``make_policy`` reads it, without options of its own, that reads
+only its observation (a network, a heuristic, random; not a search bot) (default
 ``shipped``: the shipped network for the table's player count); ``determinizations`` per
 move (default 8); ``horizon`` ``deal`` or ``end`` (play every rollout to the game's end).
 """
