@@ -97,10 +97,18 @@ class MLPPolicy(Policy):
             raise ValueError(f"{self.name}: trained with other env options; {err}") from None
 
     def logits(self, x: np.ndarray) -> np.ndarray:
+        """The action logits of one input vector ``(in,)`` or of a batch ``(B, in)``."""
         for w, b in self.layers:
-            x = self.activation(w @ x + b)
+            x = self.activation(x @ w.T + b)
         w, b = self.out
-        return w @ x + b
+        return x @ w.T + b
+
+    def _inputs(self, x: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Observations ``(B, size)`` with the network's input features after them."""
+        if self.features is None:
+            return x
+        return features.augment(self.features, x, masks, self.meta["num_players"],
+                                self.meta.get("env_options"))
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The most likely legal action of each row in one forward pass (the search bots'
@@ -118,13 +126,7 @@ class MLPPolicy(Policy):
         legal = masks.astype(bool)
         if not legal.any(axis=1).all():
             raise NoLegalActionError("a row's action mask has no legal action")
-        if self.features is not None:
-            x = features.augment(self.features, x, masks, self.meta["num_players"],
-                                 self.meta.get("env_options"))
-        for w, b in self.layers:
-            x = self.activation(x @ w.T + b)
-        w, b = self.out
-        return np.where(legal, x @ w.T + b, -np.inf).argmax(axis=1)
+        return np.where(legal, self.logits(self._inputs(x, masks)), -np.inf).argmax(axis=1)
 
     def act(self, observation, *, state=None, player=None) -> int:
         x = observation["observation"]
@@ -139,10 +141,7 @@ class MLPPolicy(Policy):
             )
         legal = legal_actions(observation)
         x = x.astype(np.float32, copy=False)
-        if self.features is not None:
-            x = features.augment(self.features, x[None], mask[None], self.meta["num_players"],
-                                 self.meta.get("env_options"))[0]
-        logits = self.logits(x)
+        logits = self.logits(self._inputs(x[None], mask[None])[0])
         masked = logits[legal]
         if self.deterministic:
             return int(legal[int(np.argmax(masked))])

@@ -42,6 +42,7 @@ import numpy as np
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
+from catzoo.policies.search.planner import score_margin
 
 OPTIONS = {
     "policy": (str, "shipped", lambda v: bool(v) and v != "pimc" and not v.startswith("pimc:"),
@@ -59,7 +60,6 @@ class PIMCPolicy(Policy):
         self.spec = opts["policy"]
         self.determinizations = opts["determinizations"]
         self.horizon = opts["horizon"]
-        self.num_players = num_players
         self.seed = seed
         self.rng = random.Random(seed)
         # Built at the first move: which game to load it for is known from the state only.
@@ -94,12 +94,13 @@ class PIMCPolicy(Policy):
         rollout = self._rollout_policy(state)
         own = int(rollout.act_batch(observation["observation"][None],
                                     observation["action_mask"][None])[0])
-        values = self.values(state, int(player), [int(a) for a in legal], rollout)
+        moves = [int(a) for a in legal]
+        values = self.values(state, int(player), moves, rollout)
         best = max(values.values())
         # Equal values (often: a move that changes nothing this round) go to the policy.
         if values.get(own) == best:
             return own
-        return next(a for a in (int(a) for a in legal) if values[a] == best)
+        return next(a for a in moves if values[a] == best)
 
     def values(self, state, player: int, legal: list[int], rollout: Policy) -> dict[int, float]:
         """Each legal action's mean rollout value for ``player``."""
@@ -140,6 +141,4 @@ class PIMCPolicy(Policy):
     def _value(sim, player: int) -> float:
         if sim.current_player == TERMINAL:
             return float(sim.returns()[player])
-        scores = np.asarray(sim.scores(), dtype=np.float64)
-        others = (scores.sum() - scores[player]) / max(len(scores) - 1, 1)
-        return float(scores[player] - others)
+        return score_margin(sim, player)

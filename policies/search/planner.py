@@ -80,10 +80,16 @@ class PlannerPolicy(Policy):
         return margin(sim, player)
 
 
-def margin(state, player: int) -> float:
+def score_margin(state, player: int) -> float:
+    """``player``'s score over the other players' mean score (the planner's and PIMC's
+    value of a position short of the game's end)."""
     scores = np.asarray(state.scores(), dtype=np.float64)
     others = np.delete(scores, player)
-    value = float(scores[player] - (others.mean() if others.size else 0.0))
+    return float(scores[player] - (others.mean() if others.size else 0.0))
+
+
+def margin(state, player: int) -> float:
+    value = score_margin(state, player)
     if state.current_player == TERMINAL:
         value += END_WEIGHT * float(state.returns()[player])
     return value
