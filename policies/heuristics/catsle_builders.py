@@ -157,14 +157,17 @@ def _expected(values, unknown, trick, played, leader, lead, beat, later, n, take
                 pessimistic = pessimistic + pool[:, :, before + i]
             outcome[:, :, rank] = 0.5 * (optimistic + pessimistic)
         before += take
-    at_rating = outcome[:, CARD_SUIT]  # (B, 60, n): own suit's outcomes per card
-    expected = np.zeros((B, NUM_CARDS))
+    # Exactly ``extra`` of the k later players beat the card: a binomial term, each
+    # taking the card down one rating. Terms past the most later players are all zero.
+    rows, suit = np.arange(B)[:, None], CARD_SUIT[None]
     k = later[:, None]
-    for extra in range(n):
+    miss = 1.0 - beat
+    expected = np.zeros((B, NUM_CARDS))
+    for extra in range(int(later.max(initial=0)) + 1):
         prob = np.where(extra <= k, COMB[k, extra] * beat**extra
-                        * (1.0 - beat) ** np.maximum(k - extra, 0), 0.0)
+                        * miss ** np.maximum(k - extra, 0), 0.0)
         rank = np.minimum(stronger + extra, n - 1)
-        term = prob * np.take_along_axis(at_rating, rank[:, :, None], axis=2)[:, :, 0]
+        term = prob * outcome[rows, suit, rank]
         expected = expected + np.where(prob < 1e-6, 0.0, term)
     return expected + SHED
 
