@@ -89,8 +89,8 @@ def suit_values(board: np.ndarray) -> np.ndarray:
     free_limited = (empty & (limits > 0)).any(axis=1)  # (B,)
     held = has.any(axis=1)  # (B, suit): the suit has a column
     column = has.argmax(axis=1)  # (B, suit): its column (one per suit)
-    cnt = np.take_along_axis(counts, column, axis=1)
-    lim = np.take_along_axis(limits, column, axis=1)
+    at = (np.arange(column.shape[0])[:, None], column)
+    cnt, lim = counts[at], limits[at]
     with_room = 1.0 + np.where(cnt + 1 == lim, PERFECT_STEP, 0.0)
     full = -(lim + 1.0 + PERFECT_STEP)
     own = np.where(cnt < lim, with_room, np.where((cnt == lim) & (lim > 0), full, -1.0))
@@ -183,18 +183,19 @@ def _beat_chance(unseen, total, lead, tricks_left) -> np.ndarray:
     at_least_suit = np.cumsum(by_suit[:, :, ::-1], axis=2)[:, :, ::-1]
     above_suit = at_least_suit - by_suit
     at_least_all = at_least_suit.sum(axis=1)  # (B, 12)
-    rows = np.arange(B)[:, None]
-    led_cards = suit_total[rows, lead]
+    # Each chance for every suit that may be led and every value (B, 5, 12), read once
+    # at the suit each card meets.
     safe_total = np.maximum(total, 1)[:, None]
     hand_size = np.maximum(1.0, tricks_left * 16.0)[:, None]
-    has_led = 1.0 - (1.0 - led_cards / safe_total) ** hand_size
-    follows = CARD_SUIT[None] == lead
-    higher = above_suit[rows, lead, CARD_VALUE[None]]
-    p_led = has_led * np.where(led_cards > 0, higher / np.maximum(led_cards, 1), 0.0)
-    off = total[:, None] - led_cards
-    at_least = at_least_all[:, CARD_VALUE] - at_least_suit[rows, lead, CARD_VALUE[None]]
+    has_led = (1.0 - (1.0 - suit_total / safe_total) ** hand_size)[:, :, None]
+    led_cards = suit_total[:, :, None]
+    p_led = has_led * np.where(led_cards > 0, above_suit / np.maximum(led_cards, 1), 0.0)
+    off = total[:, None, None] - led_cards
+    at_least = at_least_all[:, None, :] - at_least_suit
     p_off = has_led + (1.0 - has_led) * np.where(off > 0, at_least / np.maximum(off, 1), 0.0)
-    return np.where(total[:, None] > 0, np.where(follows, p_led, p_off), 0.0)
+    at = (np.arange(B)[:, None] * NUM_SUITS + lead) * VALUES + CARD_VALUE  # flat (row, lead, value)
+    p = np.where(CARD_SUIT[None] == lead, p_led.take(at), p_off.take(at))
+    return np.where(total[:, None] > 0, p, 0.0)
 
 
 class CatsleBuildersHeuristic(Policy):
