@@ -15,6 +15,7 @@ from catzoo.policies.base import NoLegalActionError
 from catzoo.policies.match import play_match
 from catzoo.policies.registry import UnknownPolicyError, make_policy
 from catzoo.policies.search import PIMCPolicy, SearchOptionError
+from catzoo.policies.search.determinize import determinize
 from tests.test_ismcts import CARD_GAMES, against_random, mid_game_states, obs_of
 
 
@@ -34,8 +35,7 @@ def rollout_values(state, player, legal, policy, determinizations, seed, horizon
     totals = dict.fromkeys(legal, 0.0)
     deals = len(state.chance)
     for _ in range(determinizations):
-        det = state.resample(player, rng)
-        det.rng = random.Random(rng.getrandbits(64))
+        det = determinize(state, player, rng)
         for a in legal:
             sim = det.clone()
             sim.apply(a)

@@ -35,6 +35,7 @@ import time
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.determinize import determinize
 from catzoo.policies.search.options import check_options, require_state
 
 DEFAULT_ITERATIONS = 200
@@ -85,11 +86,7 @@ class ISMCTSPolicy(Policy):
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            det = state.resample(player, rng)
-            # The clone carries the real game's generator: without a fresh one a playout
-            # would deal the next round exactly as the real game will.
-            det.rng = random.Random(rng.getrandbits(64))
-            self._iterate(det, root, table, rng, deadline)
+            self._iterate(determinize(state, player, rng), root, table, rng, deadline)
             done += 1
         self.last_iterations = done
         # The most visited legal move; equal visits go to the better mean, then the order

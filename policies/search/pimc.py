@@ -41,6 +41,7 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.determinize import determinize
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 from catzoo.policies.search.planner import score_margin
 
@@ -106,10 +107,7 @@ class PIMCPolicy(Policy):
         """Each legal action's mean rollout value for ``player``."""
         sims, first = [], []
         for _ in range(self.determinizations):
-            det = state.resample(player, self.rng)
-            # As in ISMCTS: the real game's generator would deal the next round as the
-            # real game will.
-            det.rng = random.Random(self.rng.getrandbits(64))
+            det = determinize(state, player, self.rng)
             for a in legal:
                 sim = det.clone()
                 sim.apply_unchecked(a)
