@@ -128,6 +128,14 @@ class MLPPolicy(Policy):
             raise NoLegalActionError("a row's action mask has no legal action")
         return np.where(legal, self.logits(self._inputs(x, masks)), -np.inf).argmax(axis=1)
 
+    def action_probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The masked softmax ``(B, actions)`` of a batch (a search's prior over moves)."""
+        x = np.asarray(observations, dtype=np.float32)
+        legal = np.asarray(masks).astype(bool)
+        logits = np.where(legal, self.logits(self._inputs(x, np.asarray(masks))), -np.inf)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True)
+
     def act(self, observation, *, state=None, player=None) -> int:
         x = observation["observation"]
         mask = observation["action_mask"]

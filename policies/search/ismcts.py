@@ -19,6 +19,20 @@ budget makes the play depend on the machine's speed, so the arena's reproducibil
 needs iterations); ``c`` the exploration constant; ``rollout_depth`` cuts playouts after
 that many actions and scores the standing reached (for very long games).
 
+``prior`` (``ismcts:prior=shipped``) guides the tree with a network's move probabilities,
+as AlphaZero's PUCT does: a child is chosen by its mean return plus ``c * P(a) *
+sqrt(availability) / (1 + visits)`` (an unvisited child's mean counts as 0, the mean of a
+zero-sum return), so the iterations go to the moves the network rates and to the replies
+it expects, where plain ISMCTS tries every legal move alike. ``prior`` names a network as
+``make_policy`` reads it (``shipped``: the shipped one for the table's player count, or a
+checkpoint path). A node asks the network when the search has reached it ``prior_after``
+times (default 1: at once); until then it searches as plain ISMCTS. The root asks at every
+move. In the card games the next player's node holds that player's hand, which every
+determinization deals anew, so few nodes below the root are reached twice: with
+``prior_after=2`` the network is asked a few times a move instead of once an iteration
+(CATsle Builders, 3 players, 200 iterations, mid-game states on one machine in one run:
+0.10 s a move with ``prior_after=2``, 0.31 s with 1, plain ISMCTS 0.085 s).
+
 ``seconds`` bounds a move's time, not only the number of iterations started: a playout
 still running at the deadline stops there and is scored on the standing reached, as a
 ``rollout_depth`` cut is. One playout of Cats Knocking Things Off Ledges simulates a
@@ -36,7 +50,8 @@ import time
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.determinize import determinize
-from catzoo.policies.search.options import check_options, require_state
+from catzoo.policies.search.inner import InnerPolicy
+from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 
 DEFAULT_ITERATIONS = 200
 
@@ -45,10 +60,14 @@ OPTIONS = {
     "seconds": (float, None, lambda v: v > 0, "positive"),
     "c": (float, 1.0, lambda v: v >= 0, "at least 0"),
     "rollout_depth": (int, None, lambda v: v >= 1, "at least 1"),
+    "prior": (str, None, lambda v: bool(v) and v.partition(":")[0] not in ("ismcts", "pimc"),
+              "a network's name or checkpoint path (not a search bot)"),
+    "prior_after": (int, 1, lambda v: v >= 1, "at least 1"),
 }
 
 # A child's statistics: [visits, total return of the player who chose it, availability].
 VISITS, TOTAL, AVAIL = 0, 1, 2
+PRIOR = -1  # a node's key holding the prior's probabilities over its actions (never an action)
 
 
 class ISMCTSPolicy(Policy):
@@ -62,11 +81,16 @@ class ISMCTSPolicy(Policy):
         self.c = opts["c"]
         self.rollout_depth = opts["rollout_depth"]
         self.rng = random.Random(seed)
+        self.prior = None if opts["prior"] is None else InnerPolicy("ismcts", opts["prior"], seed)
+        self.prior_after = opts["prior_after"]
+        self._net = None  # the prior's policy for the table of the current search
         self.last_iterations = 0  # of the last search, for benchmarks and curious users
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
+        if self.prior is not None:
+            self.prior.reset(seed)
 
     def act(self, observation, *, state=None, player=None) -> int:
         legal = legal_actions(observation)
@@ -78,7 +102,14 @@ class ISMCTSPolicy(Policy):
     def search(self, state, player: int, legal: list[int]) -> int:
         rng = self.rng
         root: dict[int, list] = {}
+        if self.prior is not None:
+            self._net = self.prior.for_state(state)
+            if not hasattr(self._net, "action_probabilities"):
+                raise SearchOptionError(f"ismcts: prior={self.prior.spec!r} is not a network "
+                                        "(it has no action probabilities)")
+            root[PRIOR] = self._probabilities(state.observation(player), state.legal_mask())
         table: dict[tuple, dict] = {}
+        arrivals: dict[tuple, int] = {}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -86,7 +117,7 @@ class ISMCTSPolicy(Policy):
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(determinize(state, player, rng), root, table, rng, deadline)
+            self._iterate(determinize(state, player, rng), root, table, rng, deadline, arrivals)
             done += 1
         self.last_iterations = done
         # The most visited legal move; equal visits go to the better mean, then the order
@@ -100,7 +131,7 @@ class ISMCTSPolicy(Policy):
         return best
 
     def _iterate(self, det, root: dict, table: dict, rng: random.Random,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, arrivals: dict | None = None) -> None:
         path = []
         node = root
         c = self.c
@@ -115,7 +146,10 @@ class ISMCTSPolicy(Policy):
                 st[AVAIL] += 1
                 if st[VISITS] == 0:
                     untried.append(a)
-            if untried:
+            if PRIOR in node:
+                action = self._puct(node, legal)
+                untried = node[action][VISITS] == 0
+            elif untried:
                 action = untried[int(rng.random() * len(untried))]
             else:
                 best_value = -math.inf
@@ -129,10 +163,15 @@ class ISMCTSPolicy(Policy):
             q = det.current_player
             if untried or q == TERMINAL:
                 break  # one new edge per iteration, then a playout from it
-            key = (q, det.observation(q).tobytes())
+            obs = det.observation(q)
+            key = (q, obs.tobytes())
             node = table.get(key)
             if node is None:
                 node = table[key] = {}
+            if self._net is not None and PRIOR not in node:
+                arrivals[key] = seen = arrivals.get(key, 0) + 1
+                if seen >= self.prior_after:
+                    node[PRIOR] = self._probabilities(obs, det.legal_mask())
         if hasattr(det, "playout_returns"):  # a compiled game: the whole playout in C
             result = det.playout_returns(rng.getrandbits(64), self.rollout_depth)
         else:
@@ -141,6 +180,21 @@ class ISMCTSPolicy(Policy):
         for st, p in path:
             st[VISITS] += 1
             st[TOTAL] += result[p]
+
+    def _probabilities(self, obs, mask) -> list[float]:
+        return self._net.action_probabilities(obs[None], mask[None])[0].tolist()
+
+    def _puct(self, node: dict, legal: list[int]) -> int:
+        """AlphaZero's rule, with a child's availability in place of its parent's visits;
+        an unvisited child's value counts as 0 (the mean of a zero-sum return)."""
+        prior, c = node[PRIOR], self.c
+        best_value, action = -math.inf, legal[0]
+        for a in legal:
+            v, t, n_avail = node[a]
+            value = (t / v if v else 0.0) + c * prior[a] * math.sqrt(n_avail) / (1 + v)
+            if value > best_value:
+                action, best_value = a, value
+        return action
 
     def _playout(self, det, rng: random.Random, deadline: float | None = None) -> None:
         limit = self.rollout_depth

@@ -34,7 +34,6 @@ move (default 8); ``horizon`` ``deal`` or ``end`` (play every rollout to the gam
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import numpy as np
@@ -42,7 +41,8 @@ import numpy as np
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.determinize import determinize
-from catzoo.policies.search.options import SearchOptionError, check_options, require_state
+from catzoo.policies.search.inner import InnerPolicy
+from catzoo.policies.search.options import check_options, require_state
 from catzoo.policies.search.planner import score_margin
 
 OPTIONS = {
@@ -63,36 +63,19 @@ class PIMCPolicy(Policy):
         self.horizon = opts["horizon"]
         self.seed = seed
         self.rng = random.Random(seed)
-        # Built at the first move: which game to load it for is known from the state only.
-        self.rollout: Policy | None = None
-        self._rollout_key = None
+        self.rollout = InnerPolicy("pimc", self.spec, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
-        if self.rollout is not None:
-            self.rollout.reset(seed)
-
-    def _rollout_policy(self, state) -> Policy:
-        options = {k: v for k, v in dataclasses.asdict(state.options).items() if k != "num_players"}
-        key = (state.game_name, state.num_players, repr(options))
-        if self.rollout is None or key != self._rollout_key:
-            from catzoo.policies.registry import UnknownPolicyError, make_policy
-
-            try:
-                self.rollout = make_policy(self.spec, state.game_name, state.num_players,
-                                           seed=self.seed, env_options=options)
-            except UnknownPolicyError as err:
-                raise SearchOptionError(f"pimc: its rollout policy: {err}") from None
-            self._rollout_key = key
-        return self.rollout
+        self.rollout.reset(seed)
 
     def act(self, observation, *, state=None, player=None) -> int:
         legal = legal_actions(observation)
         if legal.size == 1:
             return int(legal[0])
         require_state("pimc", "plays", state, player)
-        rollout = self._rollout_policy(state)
+        rollout = self.rollout.for_state(state)
         own = int(rollout.act_batch(observation["observation"][None],
                                     observation["action_mask"][None])[0])
         moves = [int(a) for a in legal]

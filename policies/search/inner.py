@@ -1,0 +1,41 @@
+"""The policy a search bot plays or consults inside its search (PIMC's rollouts, ISMCTS's
+prior), loaded for the table it finds itself at."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from catzoo.policies.base import Policy
+from catzoo.policies.search.options import SearchOptionError
+
+
+class InnerPolicy:
+    """``spec`` loaded by ``make_policy`` at the first state seen, again only when the
+    game, player count or options change (which game to load it for is known from the
+    state only)."""
+
+    def __init__(self, bot: str, spec: str, seed: int | None):
+        self.bot, self.spec, self.seed = bot, spec, seed
+        self.policy: Policy | None = None
+        self._key = None
+
+    def reset(self, seed: int | None = None) -> None:
+        if self.policy is not None:
+            self.policy.reset(seed)
+
+    def for_state(self, state) -> Policy:
+        options = {k: v for k, v in dataclasses.asdict(state.options).items() if k != "num_players"}
+        key = (state.game_name, state.num_players, repr(options))
+        if self.policy is None or key != self._key:
+            from catzoo.policies.registry import UnknownPolicyError, make_policy
+
+            try:
+                self.policy = make_policy(self.spec, state.game_name, state.num_players,
+                                          seed=self.seed, env_options=options)
+            except UnknownPolicyError as err:
+                raise SearchOptionError(f"{self.bot}: its {self._role()}: {err}") from None
+            self._key = key
+        return self.policy
+
+    def _role(self) -> str:
+        return "rollout policy" if self.bot == "pimc" else "prior policy"

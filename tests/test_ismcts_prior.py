@@ -1,0 +1,110 @@
+"""ISMCTS guided by a network's prior (``ismcts:prior=...``): legal, deterministic, steered by
+the prior, the network asked only where the options say, and clear errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from catzoo.games.registry import GAMES
+from catzoo.policies.base import Policy
+from catzoo.policies.registry import UnknownPolicyError, make_policy
+from catzoo.policies.search import ISMCTSPolicy
+from catzoo.policies.search.ismcts import VISITS
+from tests.test_ismcts import CARD_GAMES, mid_game_states, obs_of
+
+
+class FavouriteNet(Policy):
+    """A stand-in network: nearly all its probability on the highest legal action; counts
+    the observations it was asked about."""
+
+    calls = 0
+
+    def __init__(self, num_players=None, seed=None):
+        pass
+
+    def act(self, observation, *, state=None, player=None) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[-1])
+
+    def action_probabilities(self, observations, masks):
+        FavouriteNet.calls += len(observations)
+        p = np.asarray(masks, dtype=np.float64) * 1e-3
+        for row, mask in zip(p, masks):
+            row[np.flatnonzero(mask)[-1]] = 1.0
+        return p / p.sum(axis=1, keepdims=True)
+
+
+FAKE = "tests.test_ismcts_prior:FavouriteNet"
+
+
+@pytest.mark.parametrize(("game", "n"), [(g, n) for g in CARD_GAMES for n in GAMES[g].players])
+def test_a_prior_of_the_shipped_network_plays_legal_moves_and_leaves_the_state_alone(game, n):
+    bot = ISMCTSPolicy(seed=1, iterations=12, prior="shipped")
+    for state in mid_game_states(game, n, count=2):
+        before = state.to_json()
+        action = bot.act(obs_of(state), state=state, player=state.current_player)
+        assert state.is_legal(action)
+        assert state.to_json() == before
+
+
+def test_the_prior_steers_the_visits_and_plain_ismcts_spreads_them():
+    state = next(s for s in mid_game_states("catsle_builders", 4, count=6)
+                 if len(s.legal_actions()) >= 8)
+    player, legal = state.current_player, state.legal_actions()
+    favourite = legal[-1]
+
+    def root_visits(**options):
+        bot = ISMCTSPolicy(seed=3, iterations=40, **options)
+        seen = {}
+        real = bot._iterate
+
+        def spy(det, root, *args):
+            seen["root"] = root
+            return real(det, root, *args)
+
+        bot._iterate = spy
+        move = bot.search(state, player, legal)
+        return move, {a: seen["root"][a][VISITS] for a in legal}
+
+    move, visits = root_visits(prior=FAKE, c=1.0)
+    assert move == favourite and visits[favourite] >= 30, visits
+    _, plain = root_visits()
+    assert all(v >= 1 for v in plain.values()) and plain[favourite] < 30, plain
+
+
+def test_prior_after_asks_the_network_only_of_nodes_reached_that_often():
+    state = next(mid_game_states("catsle_builders", 3))
+    obs = obs_of(state)
+    counts = {}
+    for after in (1, 3, 10**9):
+        FavouriteNet.calls = 0
+        bot = ISMCTSPolicy(seed=2, iterations=50, prior=FAKE, prior_after=after)
+        bot.act(obs, state=state, player=state.current_player)
+        counts[after] = FavouriteNet.calls
+    # Every iteration reaches one node it has not before (or ends the game): about one
+    # call each; a node reached thrice is rare (the next player's node holds its hand,
+    # which each determinization deals anew); only the root, once.
+    assert counts[1] > 40 and counts[3] < counts[1] // 2 and counts[10**9] == 1, counts
+
+
+def test_a_prior_search_is_deterministic_given_its_seed():
+    state = next(mid_game_states("lunar", 4))
+    bot = ISMCTSPolicy(seed=5, iterations=30, prior="shipped")
+    first = [bot.act(obs_of(state), state=state, player=state.current_player) for _ in range(3)]
+    bot.reset(5)
+    assert [bot.act(obs_of(state), state=state, player=state.current_player)
+            for _ in range(3)] == first
+
+
+def test_prior_errors_name_what_is_wrong():
+    state = next(mid_game_states("cat_in_the_box", 3))
+    with pytest.raises(UnknownPolicyError, match="prior='pimc'.*not a search bot"):
+        make_policy("ismcts:prior=pimc", "cat_in_the_box", 3)
+    with pytest.raises(UnknownPolicyError, match="prior_after=0.*at least 1"):
+        make_policy("ismcts:prior=shipped,prior_after=0", "cat_in_the_box", 3)
+    bot = make_policy("ismcts:prior=heuristic", "cat_in_the_box", 3)
+    with pytest.raises(ValueError, match="prior='heuristic' is not a network"):
+        bot.act(obs_of(state), state=state, player=state.current_player)
+    bot = make_policy("ismcts:prior=no/such/checkpoint", "cat_in_the_box", 3)
+    with pytest.raises(ValueError, match="ismcts: its prior policy:.*no such file"):
+        bot.act(obs_of(state), state=state, player=state.current_player)
