@@ -14,8 +14,8 @@ class InnerPolicy:
     game, player count or options change (which game to load it for is known from the
     state only)."""
 
-    def __init__(self, bot: str, spec: str, seed: int | None):
-        self.bot, self.spec, self.seed = bot, spec, seed
+    def __init__(self, label: str, spec: str, seed: int | None):
+        self.label, self.spec, self.seed = label, spec, seed  # label: "pimc: its rollout policy"
         self.policy: Policy | None = None
         self._key = None
 
@@ -33,9 +33,6 @@ class InnerPolicy:
                 self.policy = make_policy(self.spec, state.game_name, state.num_players,
                                           seed=self.seed, env_options=options)
             except UnknownPolicyError as err:
-                raise SearchOptionError(f"{self.bot}: its {self._role()}: {err}") from None
+                raise SearchOptionError(f"{self.label}: {err}") from None
             self._key = key
         return self.policy
-
-    def _role(self) -> str:
-        return "rollout policy" if self.bot == "pimc" else "prior policy"

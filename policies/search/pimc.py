@@ -63,7 +63,7 @@ class PIMCPolicy(Policy):
         self.horizon = opts["horizon"]
         self.seed = seed
         self.rng = random.Random(seed)
-        self.rollout = InnerPolicy("pimc", self.spec, seed)
+        self.rollout = InnerPolicy("pimc: its rollout policy", self.spec, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
