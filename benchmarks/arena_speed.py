@@ -45,8 +45,10 @@ README_TOURNAMENT = ["random", "heuristic", "ismcts:iterations=200", "shipped"]
 def ray_speed(game: str, games: int, rates: dict, tournament_games: int, repeat: int) -> None:
     import ray
 
+    from catzoo.arena.ray_backend import init_local
+
     start = time.perf_counter()
-    ray.init(num_cpus=2)
+    init_local(ray, num_cpus=2)
     print(f"local Ray instance of 2 CPUs started in {time.perf_counter() - start:.1f} s")
     try:
         for label in ("first arena, fresh workers", "second arena"):

@@ -152,7 +152,9 @@ def measure_rllib(game: str, num_players: int, env_steps: int) -> dict:
 
     config = rllib_config.load(ROOT / "configs" / "rllib" / f"{game}.yaml",
                                [f"env.num_players={num_players}"])
-    ray.init(num_cpus=2)
+    from catzoo.arena.ray_backend import init_local
+
+    init_local(ray, num_cpus=2)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             algo = ppo_config(config, tmp).build_algo()

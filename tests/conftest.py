@@ -22,7 +22,9 @@ def ray_cluster():
     # The instance's processes inherit this from us: a test can tell its own workers from
     # those of another Ray running on the machine.
     os.environ["CATZOO_TEST_RAY"] = uuid.uuid4().hex
-    ray.init(num_cpus=RAY_CPUS, log_to_driver=False)
+    from catzoo.arena.ray_backend import init_local
+
+    init_local(ray, num_cpus=RAY_CPUS, log_to_driver=False)
     try:
         yield ray
     finally:
