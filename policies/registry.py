@@ -49,7 +49,7 @@ COUNT_FOLDER = re.compile(r"^([1-9][0-9]*)p$")
 
 # Every kind of spec, in words, for the commands' --help (show, arena, play, oracle).
 SPEC_HELP = ("random, heuristic (ledges also: aimer), ismcts[:iterations=N,c=X,seconds=S,"
-             "rollout_depth=D,prior=NET], pimc[:policy=P,determinizations=N,horizon=deal|end], "
+             "rollout_depth=D,prior=NET], pimc[:policy=P,determinizations=N,horizon=deal|end,playouts=M,mix=W], "
              "planner[:candidates=N,samples=N,depth=N], shipped (the "
              "policy shipped for the game at the table's player count; shipped:GAME or "
              "shipped:GAME:Np names one), or a checkpoint directory")

@@ -99,6 +99,8 @@ def test_pimc_with_random_rollouts_beats_random():
     ("pimc:determinizations=0", "determinizations=0.*at least 1"),
     ("pimc:horizon=round", "horizon='round'.*deal or end"),
     ("pimc:policy=pimc", "not pimc itself"),
+    ("pimc:mix=1.5", "mix=1.5.*between 0 and 1"),
+    ("pimc:playouts=-1", "playouts=-1.*at least 0"),
 ])
 def test_pimc_option_errors_name_the_option(spec, message):
     with pytest.raises(UnknownPolicyError, match=message):
@@ -134,3 +136,41 @@ def test_a_networks_batched_actions_are_its_actions_row_by_row(game, n):
     masks[2] = 0
     with pytest.raises(NoLegalActionError, match="no legal action"):
         policy.act_batch(obs, masks)
+
+
+def a_choice(game, n):
+    return next(s for s in mid_game_states(game, n) if len(s.legal_actions()) > 1)
+
+
+def test_with_playouts_the_network_half_is_its_rollouts_return_when_it_plays_to_the_end():
+    state = a_choice("catsle_builders", 3)
+    player, legal = state.current_player, state.legal_actions()
+    rollout = make_policy("shipped", "catsle_builders", 3)
+
+    def values(**options):
+        return PIMCPolicy(seed=8, determinizations=3, horizon="end", **options).values(
+            state, player, legal, rollout)
+
+    # A rollout to the end needs no playout to finish it: mix=1 values the same re-deals
+    # the same way as playouts=0.
+    assert values(playouts=3, mix=1.0) == pytest.approx(values())
+    assert values(playouts=3, mix=0.5) != pytest.approx(values())
+
+
+def test_with_mix_0_the_value_is_the_random_playouts_alone():
+    state = a_choice("lunar", 4)
+    player, legal = state.current_player, state.legal_actions()
+    got = [PIMCPolicy(seed=4, determinizations=4, playouts=5, mix=0.0).values(
+        state, player, legal, make_policy(spec, "lunar", 4)) for spec in ("heuristic", "random")]
+    assert got[0] == got[1]
+    assert all(-1 <= v <= 1 for v in got[0].values()) and len(set(got[0].values())) > 1
+    before = state.to_json()
+    bot = PIMCPolicy(seed=4, determinizations=4, playouts=5)
+    move = bot.act(obs_of(state), state=state, player=player)
+    assert state.is_legal(move) and state.to_json() == before
+
+
+def test_playouts_need_a_game_whose_rules_play_in_c():
+    state = GAMES["ledges"].engine_class().new(seed=0, num_players=2)
+    with pytest.raises(SearchOptionError, match="playouts=2 needs a game whose rules play in C.*ledges"):
+        PIMCPolicy(playouts=2).act(obs_of(state), state=state, player=state.current_player)
