@@ -149,8 +149,8 @@ class PIMCPolicy(Policy):
             # mixed with random playouts from the move itself (AlphaGo's mixing of its
             # value network and its rollouts, here the network's rollout and random ones).
             for i, (sim, a) in enumerate(zip(sims, first)):
-                totals[a] += (self.mix * playout_value(sim, player, seeds[i // len(legal)])
-                              + (1 - self.mix) * random_values[i])
+                network = playout_value(sim, player, seeds[i // len(legal)]) if rolls else 0.0
+                totals[a] += self.mix * network + (1 - self.mix) * random_values[i]
         else:
             for sim, a in zip(sims, first):
                 totals[a] += self._value(sim, player)
