@@ -122,15 +122,15 @@ class PIMCPolicy(Policy):
             gen = random.Random(self.rng.getrandbits(64))
             seeds = [[gen.getrandbits(64) for _ in range(self.playouts)]
                      for _ in range(self.determinizations)]
+            # Each half is played only when it weighs something (mix=0: no rollout either).
             random_values = [playout_value(sim, player, seeds[i // len(legal)])
-                             for i, sim in enumerate(sims)]
+                             if self.mix < 1 else 0.0 for i, sim in enumerate(sims)]
         deals = len(state.chance)
         cut = self.horizon == "deal"
 
         def going(sim) -> bool:
             return sim.current_player != TERMINAL and not (cut and len(sim.chance) != deals)
 
-        # With mix=0 the value is the random playouts' alone: no rollout is needed.
         rolls = not (self.playouts and self.mix == 0)
         live = [i for i, sim in enumerate(sims) if rolls and going(sim)]
         while live:
