@@ -38,6 +38,14 @@ class IllegalActionError(ValueError):
     """An action that is out of range, of the wrong type, or not legal in the state."""
 
 
+class GameOverError(IllegalActionError):
+    """An action offered once the game has ended."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action offered by a player who is not the one to act."""
+
+
 class OptionsError(ValueError):
     """Unknown or invalid game options."""
 
@@ -298,9 +306,19 @@ class GameState:
         self._apply(action)
         self.history.append(action)
 
-    def check_action(self, action) -> None:
+    def check_action(self, action, player: int | None = None) -> None:
+        """Raise unless ``action`` may be applied now (by ``player``, when given): the
+        check of a move entering from outside (the env, a table, a log), made once before
+        ``apply_unchecked``. The error's type says which rule failed (``GameOverError``,
+        ``NotYourTurnError``, else ``IllegalActionError``: wrong type, out of range, not
+        legal) and its message names the action; nothing is changed. A compiled core tests
+        the action once more in its own ``apply``: not a rule of the game but the bounds of
+        its C arrays, which a wrong call of ``apply_unchecked`` must not write past."""
         if self.current_player == TERMINAL:
-            raise IllegalActionError(f"{self.game_name}: the game is over; no action can be applied")
+            raise GameOverError(f"{self.game_name}: the game is over; no action can be applied")
+        if player is not None and player != self.current_player:
+            raise NotYourTurnError(f"{self.game_name}: it is not your turn (P{player}): "
+                                   f"P{self.current_player} is to act")
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"{self.game_name}: an action must be an integer, got {action!r} "

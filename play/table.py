@@ -1,7 +1,10 @@
 """A table: one rules engine, its seats (humans and bots) and what each seat has seen.
 
 The terminal game, the web server and the tests all drive games through ``Table``, so
-seating, legality checks, bot turns and the per-seat move history exist once.
+seating, bot turns and the per-seat move history exist once, and every move enters the
+game through one check (``GameState.check_action``, in ``Table.apply`` and
+``Table.apply_bot``), whose typed errors the callers answer by type: ``GameOverError``,
+``NotYourTurnError``, ``IllegalActionError`` for a player's move, ``BotError`` for a bot's.
 """
 
 from __future__ import annotations
@@ -10,7 +13,13 @@ import functools
 import secrets
 from dataclasses import dataclass, field
 
-from catzoo.games.base import TERMINAL, IllegalActionError, build_options
+from catzoo.games.base import (  # noqa: F401  (the table's move errors, importable from here)
+    TERMINAL,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    build_options,
+)
 from catzoo.games.registry import get_game
 from catzoo.play import views
 
@@ -19,10 +28,6 @@ HUMAN = "human"
 
 class SeatError(ValueError):
     """Seats that cannot make a table: a wrong count, an unknown bot."""
-
-
-class NotYourTurnError(IllegalActionError):
-    pass
 
 
 class BotError(RuntimeError):
@@ -158,46 +163,55 @@ class Table:
         return self.state.legal_actions() if not self.over else []
 
     def apply(self, action: int, player: int | None = None) -> Event:
-        """Apply ``action`` for the seat to act (``player``, when given, must be it)."""
+        """Apply ``action`` for the seat to act (``player``, when given, must be it): a
+        human's move, or one of a log. ``GameState.check_action`` raises
+        ``GameOverError``, ``NotYourTurnError`` or ``IllegalActionError`` (naming the
+        action and what was wrong) before anything changes."""
+        self.state.check_action(action, player)
+        return self._apply_checked(int(action))
+
+    def apply_bot(self, action: int) -> Event:
+        """Apply the move the bot to act chose (``bot_action``'s). One it may not make is
+        a bug of the bot, not of a player: ``BotError``, the table unchanged. Its message
+        leaves out the legal moves, which are the bot's hidden hand."""
+        p = self.to_act
+        if p is None or self.seats[p].human:
+            raise RuntimeError("no bot is to act")
+        try:
+            self.state.check_action(action)
+        except IllegalActionError as err:
+            raise BotError(f"bot {self.seats[p].name} at P{p} chose move {action}, which "
+                           "is not legal") from err
+        return self._apply_checked(int(action))
+
+    def _apply_checked(self, action: int) -> Event:
         state = self.state
-        if self.over:
-            raise IllegalActionError("the game is over")
-        if player is not None and player != state.current_player:
-            raise NotYourTurnError(f"it is not your turn: P{state.current_player} is to act")
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"a move must be a whole number, got {action!r}")
-        if not 0 <= action < state.num_actions or not state.is_legal(action):
-            raise IllegalActionError(f"move {action} is not legal now")
         actor = state.current_player
         # Described before it is applied: the text may need the state the actor saw.
         texts = [self.view_module.describe(state, actor, action, viewer)
                  for viewer in range(self.num_players)]
         self.notes["move"] = len(self.events)  # the number of the move being applied
         with views.watch(self.view_module, state, action, self.notes):
-            state.apply(action)
+            state.apply_unchecked(action)
         event = Event(len(self.events), actor, action, texts)
         self.events.append(event)
         return event
 
-    def bot_action(self) -> int:
-        """The action the bot to act chooses (not applied). Safe to run in a worker thread
-        while others read the table: the bot gets a copy of the state."""
+    def bot_action(self):
+        """The action the bot to act chooses, neither checked nor applied (``apply_bot``
+        does both). Safe to run in a worker thread while others read the table: the bot
+        gets a copy of the state."""
         p = self.to_act
         if p is None or self.seats[p].human:
             raise RuntimeError("no bot is to act")
         state = self.state
         obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
-        action = self.seats[p].policy.act(obs, state=state.clone(), player=p)
-        action = int(action)
-        if not (0 <= action < state.num_actions and state.is_legal(action)):
-            raise BotError(f"bot {self.seats[p].name} at P{p} chose move {action}, which is "
-                           "not legal")
-        return action
+        return self.seats[p].policy.act(obs, state=state.clone(), player=p)
 
     def play_bots(self, on_event=None) -> None:
         """Let bots move until a human is to act or the game ends."""
         while self.bot_to_act():
-            event = self.apply(self.bot_action())
+            event = self.apply_bot(self.bot_action())
             if on_event is not None:
                 on_event(event)
 

@@ -81,7 +81,7 @@ class TerminalGame:
                 if t.human_to_act():
                     self._human_turn()
                 else:
-                    self._show_event(t.apply(t.bot_action()))
+                    self._show_event(t.apply_bot(t.bot_action()))
                     if self.delay:
                         time.sleep(self.delay)
         except KeyboardInterrupt:

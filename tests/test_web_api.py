@@ -43,11 +43,12 @@ def test_the_catalogue_offers_every_installed_game(client):
 
 
 @pytest.mark.parametrize(("body", "status", "message"), [
-    ({"game": "chess", "seats": ["human", "random"]}, 400, "unknown game 'chess'"),
+    ({"game": "chess", "seats": ["human", "random"]}, 422, "game: unknown game 'chess'"),
     ({"game": "lunar", "seats": ["human", "genius"]}, 400, "unknown seat 'genius'"),
     ({"game": "lunar", "seats": ["human", "/etc/passwd"]}, 400, "unknown seat '/etc/passwd'"),
     ({"game": "lunar", "seats": ["human", "checkpoint:x"]}, 400, "no checkpoint 'x'"),
-    ({"game": "lunar", "seats": ["random", "random"]}, 400, "at least one seat must be human"),
+    ({"game": "lunar", "seats": ["random", "random"]}, 422,
+     "seats: at least one seat must be human"),
     ({"game": "lunar", "seats": ["human"] * 3}, 400, "played by 2 or 4 players, not 3"),
     ({"game": "lunar", "seats": ["human", "random"], "options": {"rounds": "many"}}, 400,
      "rounds='many' is not allowed"),
@@ -80,7 +81,9 @@ def test_bad_moves_leave_the_game_unharmed(client):
     legal = {m["action"] for m in before["moves"]}
     illegal = next(a for a in range(50) if a not in legal)
     for body, status, message in [
-        ({"action": illegal, "turn": 0}, 400, f"move {illegal} is not legal now"),
+        ({"action": illegal, "turn": 0}, 400, f"action {illegal} ("),
+        ({"action": illegal}, 400, "is not legal for player 0; legal actions: "),
+        ({"action": 999_999}, 400, "action 999999 is out of range 0..49"),
         ({"action": -1}, 422, "action"),
         ({"action": 10**30}, 422, "action"),
         ({"action": "1"}, 422, "action"),
@@ -245,6 +248,10 @@ def test_the_replay_steps_and_the_rules_pages(client):
         view = client.post(f"/api/seat/{token}/move",
                            json={"action": view["moves"][0]["action"], "turn": view["turn"]}).json()
     total = view["turn"]
+    r = client.post(f"/api/seat/{token}/move", json={"action": 0})
+    assert r.status_code == 409 and "the game is over" in r.json()["error"]
+    r = client.post(f"/api/seat/{token}/move", json={"action": 0, "turn": 0})
+    assert r.status_code == 409 and "the game is over" in r.json()["error"]
     steps = [client.get(f"/api/seat/{token}/replay/{k}").json() for k in (total, 0, 1)]
     assert [s["replay"] for s in steps] == [{"at": total, "total": total},
                                             {"at": 0, "total": total}, {"at": 1, "total": total}]
@@ -255,3 +262,56 @@ def test_the_replay_steps_and_the_rules_pages(client):
     page = client.get("/rules/cat_tree")
     assert page.status_code == 200 and "<h1>" in page.text and "Cat Tree" in page.text
     assert client.get("/rules/chess").status_code == 404
+
+
+def test_the_openapi_schema_declares_every_request_body(client):
+    from catzoo.web.app import ErrorReply, Move, NewGame
+
+    schema = client.get("/api/openapi.json").json()
+    components = schema["components"]["schemas"]
+    declared = {}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if "requestBody" in operation:
+                ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+                declared[(method.upper(), path)] = ref.rsplit("/", 1)[1]
+    # every route that reads a body, from the app itself, and what it reads
+    expected = {(method, route.path): route.body_field.field_info.annotation.__name__
+                for route in client.app.routes if getattr(route, "body_field", None)
+                for method in route.methods}
+    assert declared == expected == {("POST", "/api/games"): "NewGame",
+                                    ("POST", "/api/seat/{token}/move"): "Move"}
+    for model in (NewGame, Move):
+        body = components[model.__name__]
+        assert set(body["properties"]) == set(model.model_fields)
+        assert set(body.get("required", [])) == {
+            name for name, f in model.model_fields.items() if f.is_required()}
+        assert body["additionalProperties"] is False  # unknown fields are refused
+    assert components["NewGame"]["properties"]["game"]["enum"] == sorted(GAMES)
+    assert components["Move"]["properties"]["action"]["minimum"] == 0
+    # the refusals as they are answered, not FastAPI's default shape
+    assert set(components[ErrorReply.__name__]["properties"]) == {"error"}
+    move = schema["paths"]["/api/seat/{token}/move"]["post"]["responses"]
+    assert {"400", "404", "409", "422"} <= set(move)
+    assert move["409"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorReply")
+
+
+@pytest.mark.parametrize(("error", "status"), [
+    ("IllegalActionError", 400),
+    ("NotYourTurnError", 409),
+    ("GameOverError", 409),
+])
+def test_a_refused_move_is_answered_by_the_type_of_its_error(client, monkeypatch, error, status):
+    from catzoo.games import base
+
+    # Each message says what another type would mean: the status must follow the type.
+    refusal = getattr(base, error)("it is not your turn; the game is over; not legal")
+    _, tokens = new_game(client, "lunar", ["human", "human"], seed=4)
+    room, _ = client.app.state.store.seat(tokens[0])
+
+    def refuse(action, player=None):
+        raise refusal
+
+    monkeypatch.setattr(room.table, "apply", refuse)
+    r = client.post(f"/api/seat/{tokens[0]}/move", json={"action": 0})
+    assert r.status_code == status and r.json() == {"error": str(refusal)}

@@ -12,9 +12,13 @@ API (JSON):
 * ``GET  /api/seat/{token}/replay``     the replay file, once the game is over;
 * ``GET  /api/seat/{token}/replay/{n}``  that seat's view after n moves, once the game is
   over (the page steps through the game with it, backwards and forwards);
-* ``GET  /rules/{game}``                 the game's rules page (docs/rules/GAME.md).
+* ``GET  /rules/{game}``                 the game's rules page (docs/rules/GAME.md);
+* ``GET  /api/openapi.json``             the API's OpenAPI schema (the request bodies are
+  the pydantic models below, which FastAPI checks before a handler runs).
 
-Every error is ``{"error": message}`` with a 4xx status, and leaves the game as it was.
+Every error is ``{"error": message}`` with a 4xx status, and leaves the game as it was:
+422 for a body the models refuse, the status of a ``RoomError`` for what the room refuses,
+and ``STATUS`` for the table's and the engines' own errors, chosen by their type.
 """
 
 from __future__ import annotations
@@ -33,11 +37,21 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from catzoo.games.base import OptionsError
-from catzoo.games.registry import GAMES
+from catzoo.games.base import GameOverError, IllegalActionError, NotYourTurnError, OptionsError
+from catzoo.games.registry import GAMES, UnknownGameError, get_game
 from catzoo.play.replay import seat_views
 from catzoo.play.table import SeatError, Table
 from catzoo.web.catalogue import CHECKPOINT_PREFIX, HUMAN, MOVE_SECONDS, Catalogue
@@ -49,23 +63,87 @@ RENDERERS = "<!-- renderers: one script a game, from its record (GameInfo.render
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 NO_STORE = {"Cache-Control": "no-store"}
 
+# The table's and the engines' refusals of a request, by type (the most specific class an
+# error is an instance of decides): 409 for a move the game's course refuses now, 400 for
+# a move or a seating that is wrong in itself.
+STATUS: dict[type[Exception], int] = {
+    GameOverError: 409,
+    NotYourTurnError: 409,
+    IllegalActionError: 400,
+    SeatError: 400,
+    OptionsError: 400,
+}
+
+
+def _refusal(kind: str, reason: str) -> PydanticCustomError:
+    # the reason as context, not as the template: a name typed by the user may hold braces
+    return PydanticCustomError(kind, "{reason}", {"reason": reason})
+
+
+def _known_game(name: str) -> str:
+    try:
+        return get_game(name).name
+    except UnknownGameError as err:
+        raise _refusal("unknown_game", str(err)) from None
+
+
+def _with_a_human(seats: list[str]) -> list[str]:
+    if HUMAN not in seats:
+        raise _refusal("no_human_seat", "at least one seat must be human")
+    return seats
+
+
+def _typed_option(text: str):
+    """Options typed in a browser arrive as strings: read them as the command line does."""
+    from catzoo.cli.main import parse_option
+
+    return parse_option(f"x={text}")[1]
+
+
+GameName = Annotated[str, Field(min_length=1, max_length=80,
+                                json_schema_extra={"enum": sorted(GAMES)}),
+                     AfterValidator(_known_game)]
 Name = Annotated[str, Field(min_length=1, max_length=80)]
-OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)]
+OptionValue = (StrictBool | StrictInt | StrictFloat
+               | Annotated[StrictStr, Field(max_length=200), AfterValidator(_typed_option)])
 
 
 class NewGame(BaseModel):
+    """A new game: the body of ``POST /api/games``."""
+
     model_config = ConfigDict(extra="forbid")
-    game: Name
-    seats: list[Name] = Field(min_length=1, max_length=8)
-    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    game: GameName = Field(description="the game, by its name in the catalogue")
+    seats: Annotated[list[Name], AfterValidator(_with_a_human)] = Field(
+        min_length=1, max_length=8,
+        description="one choice per seat, in seat order: 'human', a bot of the catalogue, "
+                    "or 'checkpoint:NAME'; at least one human")
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1,
+                                   description="the deal's seed (default: a random one)")
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
-        default_factory=dict, max_length=16)
+        default_factory=dict, max_length=16,
+        description="the game's options (not the player count: that is the seats'); a "
+                    "string is read as the command line reads -o key=value")
 
 
 class Move(BaseModel):
+    """A move: the body of ``POST /api/seat/{token}/move``."""
+
     model_config = ConfigDict(extra="forbid")
-    action: StrictInt = Field(ge=0, le=1_000_000)
-    turn: StrictInt | None = Field(default=None, ge=0, le=10**9)
+    action: StrictInt = Field(ge=0, le=1_000_000,
+                              description="the move, one of the view's moves[].action")
+    turn: StrictInt | None = Field(default=None, ge=0, le=10**9,
+                                   description="the view's turn (moves played) the move was "
+                                               "chosen on: refused (409) if the game has "
+                                               "moved on since")
+
+
+class ErrorReply(BaseModel):
+    """Every refusal, whatever its status."""
+
+    error: str
+
+
+ERRORS = {status: {"model": ErrorReply} for status in (400, 404, 409, 413, 422, 429, 503)}
 
 
 def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: float = 3600.0,
@@ -79,8 +157,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         yield
         store.close()
 
-    app = FastAPI(title="CatZoo", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+    app = FastAPI(title="CatZoo", docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json", lifespan=lifespan)
     catalogue = Catalogue(list(checkpoint_dirs or []), move_seconds=bot_seconds)
     app.state.store = store
     app.state.catalogue = catalogue
@@ -95,6 +173,14 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
     async def room_error(request: Request, err: RoomError):
         return JSONResponse({"error": str(err)}, status_code=err.status,
                             headers={**NO_STORE, **err.headers})
+
+    def refused(status: int):
+        async def answer(request: Request, err: Exception):
+            return JSONResponse({"error": str(err)}, status_code=status, headers=NO_STORE)
+        return answer
+
+    for kind, status in STATUS.items():
+        app.add_exception_handler(kind, refused(status))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError):
@@ -145,32 +231,20 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
     async def get_catalogue():
         return JSONResponse({"games": catalogue.to_json()}, headers=NO_STORE)
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=ERRORS)
     async def new_game(body: NewGame, request: Request):
-        if body.game not in GAMES:
-            raise RoomError(400, f"unknown game {body.game!r}; known games: "
-                                 + ", ".join(GAMES))
         n = len(body.seats)
-        try:
-            seats = [catalogue.resolve(body.game, n, s) for s in body.seats]
-        except ValueError as err:
-            raise RoomError(400, str(err)) from None
-        if HUMAN not in seats:
-            raise RoomError(400, "at least one seat must be human")
+        seats = [catalogue.resolve(body.game, n, s) for s in body.seats]
         client = request.client.host if request.client else ""
         store.admit(client)  # a refusal costs no table and no bots
-        options = {k: _option_value(v) for k, v in body.options.items()}
         names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
         # the full spec for the legend: a bot's with its options, a checkpoint's menu name
         legends = [choice.removeprefix(CHECKPOINT_PREFIX)
                    if choice.startswith(CHECKPOINT_PREFIX) else s
                    for s, choice in zip(seats, body.seats)]
-        try:
-            table = Table(body.game, seats, seed=body.seed, options=options, names=names,
-                          legends=legends,
-                          bot_factory=functools.partial(catalogue.make_bot, options=options))
-        except (SeatError, OptionsError) as err:
-            raise RoomError(400, str(err)) from None
+        table = Table(body.game, seats, seed=body.seed, options=body.options, names=names,
+                      legends=legends,
+                      bot_factory=functools.partial(catalogue.make_bot, options=body.options))
         room = Room(table, app.state.bot_delay, client=client)
         store.add(room)
         room.start_bots()
@@ -180,20 +254,20 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         return JSONResponse({"game_id": room.id, "seats": seats_out}, status_code=201,
                             headers=NO_STORE)
 
-    @app.get("/api/seat/{token}")
+    @app.get("/api/seat/{token}", responses=ERRORS)
     async def seat_view(token: str, after: Annotated[int | None, Query(ge=-1, le=10**9)] = None):
         room, seat = find(token)
         if after is not None:
             await room.wait_change(after)
         return JSONResponse(room.view(seat), headers=NO_STORE)
 
-    @app.post("/api/seat/{token}/move")
+    @app.post("/api/seat/{token}/move", responses=ERRORS)
     async def move(token: str, body: Move):
         room, seat = find(token)
         await room.move(seat, body.action, body.turn)
         return JSONResponse(room.view(seat), headers=NO_STORE)
 
-    @app.get("/api/seat/{token}/replay")
+    @app.get("/api/seat/{token}/replay", responses=ERRORS)
     async def replay(token: str):
         room, _ = find(token)
         if not room.table.over:
@@ -205,7 +279,7 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
 
     replays: OrderedDict[str, list[dict]] = OrderedDict()  # room id -> views, a few kept
 
-    @app.get("/api/seat/{token}/replay/{at}")
+    @app.get("/api/seat/{token}/replay/{at}", responses=ERRORS)
     async def replay_step(token: str, at: int):
         room, seat = find(token)
         table = room.table
@@ -268,12 +342,3 @@ def seat_name(seat: str, choice: str) -> str:
     if seat == HUMAN:
         return "human"
     return short_name(choice.removeprefix(CHECKPOINT_PREFIX))
-
-
-def _option_value(value):
-    """Options typed in a browser arrive as strings: read them as the command line does."""
-    if isinstance(value, str):
-        from catzoo.cli.main import parse_option
-
-        return parse_option(f"x={value}")[1]
-    return value

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from catzoo.games.registry import GAMES
 from catzoo.games.suggest import did_you_mean
+from catzoo.play.table import SeatError, make_bot
 
 log = logging.getLogger("catzoo.web")
 
@@ -70,24 +71,25 @@ class Catalogue:
         return out
 
     def resolve(self, game: str, num_players: int, seat: str) -> str:
-        """The Table seat spec of a menu choice; ValueError names a choice not on the menu."""
+        """The Table seat spec of a menu choice; ``SeatError`` names a choice not on the
+        menu."""
         if seat == HUMAN:
             return HUMAN
         if seat.startswith(CHECKPOINT_PREFIX):
             name = seat[len(CHECKPOINT_PREFIX):]
             offered = [c for c in self.checkpoints.values() if c.name == name and c.game == game]
             if not offered:
-                raise ValueError(f"no checkpoint {name!r} for {game}")
+                raise SeatError(f"no checkpoint {name!r} for {game}")
             for c in offered:
                 if c.num_players == num_players:
                     return c.path
             counts = [f"{c.num_players}-" for c in sorted(offered, key=lambda c: c.num_players)]
             said = f"{', '.join(counts[:-1])} or {counts[-1]}" if len(counts) > 1 else counts[0]
-            raise ValueError(f"checkpoint {name!r} plays {said}player games, "
+            raise SeatError(f"checkpoint {name!r} plays {said}player games, "
                              f"not {num_players}")
         if seat in self.bots(game):
             return SEARCH_BOTS.get(seat, seat)
-        raise ValueError(f"unknown seat {seat!r} for {game}"
+        raise SeatError(f"unknown seat {seat!r} for {game}"
                          f"{did_you_mean(seat, [HUMAN, *self.bots(game)])}; choose human, "
                          + ", ".join(self.bots(game)) + " or a listed checkpoint")
 
@@ -96,7 +98,6 @@ class Catalogue:
                  options: dict | None = None):
         """A seat's bot as the server builds it (``Table``'s bot factory): a search bot
         without a time budget gets ``move_seconds`` a move, on top of its iterations."""
-        from catzoo.play.table import make_bot
         from catzoo.policies.registry import SEARCH
 
         name, _, rest = spec.partition(":")

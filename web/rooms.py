@@ -26,8 +26,9 @@ import math
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from catzoo.games.base import IllegalActionError
 from catzoo.play.table import Table
 
 log = logging.getLogger("catzoo.web")
@@ -91,18 +92,17 @@ class Room:
                 return
 
     async def move(self, seat: int, action: int, turn: int | None) -> None:
+        """Play ``seat``'s move. Refused, the game unchanged: with ``RoomError`` when the
+        game stopped or ``turn`` (the moves the player saw) is not the moves played; with
+        the table's own errors (``Table.apply``: the game is over, not this seat's turn,
+        not a legal move), which the app answers by their type."""
         async with self.lock:
             if self.error:
                 raise RoomError(409, f"the game stopped: {self.error}")
-            if self.table.over:
-                raise RoomError(409, "the game is over")
-            if turn is not None and turn != len(self.table.events):
+            if turn is not None and turn != len(self.table.events) and not self.table.over:
                 raise RoomError(409, f"the game has moved on (move {len(self.table.events)} now, "
                                      f"not {turn}): look again before moving")
-            try:
-                self.table.apply(action, player=seat)
-            except IllegalActionError as err:
-                raise RoomError(409 if "not your turn" in str(err) else 400, str(err)) from None
+            self.table.apply(action, player=seat)
             self._notify()
         self.start_bots()
 
@@ -117,7 +117,7 @@ class Room:
                     await asyncio.sleep(self.bot_delay)
                 action = await asyncio.to_thread(self.table.bot_action)
                 async with self.lock:
-                    self.table.apply(action)
+                    self.table.apply_bot(action)
                     self._notify()
         except asyncio.CancelledError:
             raise
@@ -138,20 +138,18 @@ OWN_IDLE_SECONDS = 60.0
 EVICT_SECONDS = 300.0
 
 
+@dataclass(eq=False)
 class RoomStore:
     """Every room of the server, bounded and shared fairly between clients (see above)."""
 
-    def __init__(self, max_rooms: int = 200, idle_seconds: float = 3600.0,
-                 per_client: int = PER_CLIENT, own_idle_seconds: float = OWN_IDLE_SECONDS,
-                 evict_seconds: float = EVICT_SECONDS, clock=time.monotonic):
-        self.max_rooms = max_rooms
-        self.idle_seconds = idle_seconds
-        self.per_client = per_client
-        self.own_idle_seconds = own_idle_seconds
-        self.evict_seconds = evict_seconds
-        self.clock = clock
-        self.rooms: dict[str, Room] = {}
-        self.seats: dict[str, tuple[Room, int]] = {}
+    max_rooms: int = 200
+    idle_seconds: float = 3600.0
+    per_client: int = PER_CLIENT
+    own_idle_seconds: float = OWN_IDLE_SECONDS
+    evict_seconds: float = EVICT_SECONDS
+    clock: Callable[[], float] = time.monotonic
+    rooms: dict[str, Room] = field(default_factory=dict, init=False)  # by room id
+    seats: dict[str, tuple[Room, int]] = field(default_factory=dict, init=False)  # by token
 
     def admit(self, client: str) -> None:
         """Raise the ``RoomError`` that ``add`` would for a game of ``client``, changing
