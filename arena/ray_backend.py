@@ -28,7 +28,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from catzoo.arena.runner import Lineup, _Table, progress_and_estimate
+from catzoo.arena.runner import Lineup, SeatedPolicies, progress_and_estimate
 from catzoo.arena.schedule import ArenaSetupError, Seating
 
 # A checkpoint travels as its data files: the weights (safetensors) and the metadata (JSON),
@@ -36,7 +36,8 @@ from catzoo.arena.schedule import ArenaSetupError, Seating
 CHECKPOINT_SUFFIXES = (".json", ".safetensors")
 TASK_RETRIES = 5  # a task whose worker died is run again up to this many times
 GAMES_PER_TASK = 8  # at most (whole rounds may make a task longer): see chunks()
-_TABLES: dict[str, tuple[_Table, str | None]] = {}  # per worker process: lineup key -> table
+# per worker process: lineup key -> its policies and their checkpoints' private folder
+_SEATED: dict[str, tuple[SeatedPolicies, str | None]] = {}
 
 
 def ray_available() -> bool:
@@ -85,7 +86,7 @@ def ship_lineup(lineup: Lineup) -> dict:
 
 def _unpack(wire: dict) -> tuple[Lineup, str | None]:
     """On a worker: the lineup with checkpoints written to a private folder (removed when
-    the table is dropped or the process exits)."""
+    the lineup's policies are dropped or the process exits)."""
     folder = None
     specs = []
     for k, item in enumerate(wire["policies"]):
@@ -109,25 +110,16 @@ def _unpack(wire: dict) -> tuple[Lineup, str | None]:
 
 def play_rounds(wire: dict, key: str, chunk: list[Seating]) -> tuple[list[dict], dict | None]:
     """The Ray task: the chunk's records in order, and the failure report that stopped it.
-    The table (its policies, one per policy and seat, as locally) stays in the worker for
-    the arena's later tasks."""
-    from catzoo.arena.guard import PolicyFailure
-
-    if key not in _TABLES:
-        for old in list(_TABLES):  # one arena at a time per worker: drop the previous ones
-            _, folder = _TABLES.pop(old)
+    The seated policies (one per policy and seat, as locally) stay in the worker for the
+    arena's later tasks."""
+    if key not in _SEATED:
+        for old in list(_SEATED):  # one arena at a time per worker: drop the previous ones
+            _, folder = _SEATED.pop(old)
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
         lineup, folder = _unpack(wire)
-        _TABLES[key] = (_Table(lineup), folder)
-    table = _TABLES[key][0]
-    records = []
-    for s in chunk:
-        try:
-            records.append(table.play(s))
-        except PolicyFailure as failure:
-            return records, failure.report
-    return records, None
+        _SEATED[key] = (SeatedPolicies(lineup), folder)
+    return _SEATED[key][0].play_chunk(chunk)
 
 
 def chunks(seatings: list[Seating], cpus: int) -> list[list[Seating]]:

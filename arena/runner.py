@@ -32,9 +32,10 @@ class Lineup:
     seed: int = 0
 
 
-class _Table:
-    """The policies of one process, one instance per (policy, seat): a policy sitting at
-    two seats of a game must not share its per-game memory between them."""
+class SeatedPolicies:
+    """The policies of one process (the arena's own, a worker's), one instance per
+    (policy, seat), made when first seated and kept for the process's later games: a policy
+    sitting at two seats of a game must not share its per-game memory between them."""
 
     def __init__(self, lineup: Lineup):
         self.lineup = lineup
@@ -76,23 +77,28 @@ class _Table:
             "moves": [g.moves - b[1] for g, b in zip(seated, before)],
         }
 
+    def play_chunk(self, chunk: list[Seating]) -> tuple[list[dict], dict | None]:
+        """The records of ``chunk``'s games in order, and the report of the policy failure
+        that stopped them (None when all were played)."""
+        records = []
+        for s in chunk:
+            try:
+                records.append(self.play(s))
+            except PolicyFailure as failure:
+                return records, failure.report
+        return records, None
 
-_TABLE: _Table | None = None
+
+_SEATED: SeatedPolicies | None = None  # a worker process's
 
 
 def _init_worker(lineup: Lineup) -> None:
-    global _TABLE
-    _TABLE = _Table(lineup)
+    global _SEATED
+    _SEATED = SeatedPolicies(lineup)
 
 
 def _play_chunk(chunk: list[Seating]) -> tuple[list[dict], dict | None]:
-    records = []
-    for s in chunk:
-        try:
-            records.append(_TABLE.play(s))
-        except PolicyFailure as failure:
-            return records, failure.report
-    return records, None
+    return _SEATED.play_chunk(chunk)
 
 
 class Estimate:
@@ -135,17 +141,12 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
     bar, clock = progress_and_estimate(len(seatings), lineup.game, workers, progress, estimate)
     records: list[dict] = []
     failure = None
+    pool = None
     try:
         if workers <= 1:
-            table = _Table(lineup)
-            for s in seatings:
-                try:
-                    records.append(table.play(s))
-                except PolicyFailure as err:
-                    failure = err.report
-                    break
-                bar.update(1)
-                clock.update(len(records))
+            seated = SeatedPolicies(lineup)
+            # one game a chunk, played as the loop asks: none after a failure
+            results = (seated.play_chunk([s]) for s in seatings)
         else:
             size = max(1, min(8, len(seatings) // (workers * 8)))
             chunks = [seatings[i:i + size] for i in range(0, len(seatings), size)]
@@ -155,17 +156,16 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
             # and lets the few running ones finish.
             pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init_worker,
                                        initargs=(lineup,))
-            try:
-                for future in [pool.submit(_play_chunk, chunk) for chunk in chunks]:
-                    done, failure = future.result()
-                    records.extend(done)
-                    bar.update(len(done))
-                    clock.update(len(records))
-                    if failure is not None:
-                        break
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+            results = (f.result() for f in [pool.submit(_play_chunk, chunk) for chunk in chunks])
+        for done, failure in results:
+            records.extend(done)
+            bar.update(len(done))
+            clock.update(len(records))
+            if failure is not None:
+                break
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         bar.close()
     return records, failure
 
