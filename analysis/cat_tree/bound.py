@@ -101,26 +101,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from catzoo.games.cat_tree.options import (
-    BASE_POINTS,
-    BOX,
-    CATWALK,
-    COPIES,
-    HAMMOCK,
-    NEST,
-    NUM_TYPES,
-    PIPE,
-    PIPE_SIDE_POINTS,
-    SCRATCHER,
-    SHELF,
-    TOY,
-    CatTreeOptions,
-)
+from catzoo.analysis.cat_tree.pieces import CARRIERS, HANGERS, HANGING, STAND_OR_HANG
+from catzoo.games.cat_tree import options as ct
+from catzoo.games.cat_tree.options import CatTreeOptions
 from catzoo.games.cat_tree.state import deal_of
-
-CARRIERS = (SCRATCHER, BOX, SHELF, NEST)
-HANGERS = (BOX, SHELF, NEST)
-HANGING = (HAMMOCK, CATWALK)
 
 # the state's axes: a card counts at altitude, free tops at altitude, the gaps at
 # altitude (free capacity x fill of the last row), pipes at altitude, low hangers minus
@@ -131,7 +115,7 @@ ALT, TOPS, HANG, PIPES, LOW_HANG, CHAIN, LOW_PIPES, PAIRS, STACKS = range(9)
 # "unlimited"; free tops are kept up to 5 as fact 5 tells 2 from 3 of them after pipes
 # used some
 CAPS = (5, 6, 3, 6)
-MAX_PIPES = COPIES  # the deck's pipes: the pipe axes count them exactly
+MAX_PIPES = ct.COPIES  # the deck's pipes: the pipe axes count them exactly
 IMPOSSIBLE = -20000  # a state no game reaches (int16 tables)
 # The best score of any game under these options, whatever the deal:
 # ``grid_bound.free_bound`` proves that no game scores more (in seconds, with OR-Tools),
@@ -184,7 +168,7 @@ class _Model:
         )
         self.size = int(np.prod(shape))
         self.strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
-        self.moves = [self._compile(self._moves(kind)) for kind in range(NUM_TYPES)]
+        self.moves = [self._compile(self._moves(kind)) for kind in range(ct.NUM_TYPES)]
         self.coords = coords = [c.reshape(-1) for c in np.indices(shape, dtype=np.int8)]
         end = np.zeros(shape, dtype=np.int32)
         if shape[PIPES] > 1:  # fact 5
@@ -202,7 +186,7 @@ class _Model:
     def _pipe_sides(self, hang, pipes, tops):
         """Fact 5 at altitude: the most side points of the pipes there, each two-sided,
         one-sided or without a side."""
-        fills, unlimited = self.fills, 2 * NUM_TYPES
+        fills, unlimited = self.fills, 2 * ct.NUM_TYPES
         free = hang // fills
         free = np.where(free == self.hang_cap, unlimited, free)
         any_hanger = hang % fills != 0
@@ -219,7 +203,7 @@ class _Model:
                     ok &= any_hanger & (others >= 1)
                 if two:
                     ok &= (others + one >= 3) | ((others + one == 2) & (two <= self.column_pipes))
-                points = 2 * PIPE_SIDE_POINTS * (2 * two + one)
+                points = 2 * ct.PIPE_SIDE_POINTS * (2 * two + one)
                 best = np.where(ok, np.maximum(best, points), best)
         return best
 
@@ -237,13 +221,13 @@ class _Model:
             for one in range(MAX_PIPES + 1 - two):
                 ok = (pipes >= two + one) & (hangers - 1 >= two) & (2 * hangers >= 2 * two + one)
                 ok &= free_pairs >= 2 * two + one
-                best = np.where(ok, np.maximum(best, PIPE_SIDE_POINTS * (2 * two + one)), best)
+                best = np.where(ok, np.maximum(best, ct.PIPE_SIDE_POINTS * (2 * two + one)), best)
         return best
 
     def _moves(self, kind: int):
         """Every way a ``kind`` card can be played: (points, {axis: change}, {axis: at
         least}) with the changes of ``_compile``."""
-        a, base = self.a, BASE_POINTS[kind]
+        a, base = self.a, ct.BASE_POINTS[kind]
         out = []  # (it may also score nothing, dismissed or detached: see ``pull``)
         # a new stack (a shelf or hung piece at altitude, a carrier under it) offers a top
         stack = {TOPS: "up", STACKS: "up"}
@@ -256,7 +240,7 @@ class _Model:
             low = {PAIRS: "up"}
             if kind in HANGING:  # fact 3
                 out.append((base, fill_low, gap_low))
-            elif kind == SHELF:
+            elif kind == ct.SHELF:
                 if a >= 2 or not self.has_alt:  # a low row off the floor
                     change = {**low, LOW_HANG: "up"}
                     if self.shape[CHAIN] > 1 and a >= 3:  # a shelf two rows under altitude
@@ -269,16 +253,16 @@ class _Model:
                 if kind in CARRIERS and self.shape[CHAIN] > 1:
                     change[CHAIN] = "extend"
                 points = base
-                if kind == PIPE and self.any_pipe:  # any neighbour attaches a side
-                    points += 2 * PIPE_SIDE_POINTS
-                elif kind == PIPE:  # its sides count at the end (fact 5)
+                if kind == ct.PIPE and self.any_pipe:  # any neighbour attaches a side
+                    points += 2 * ct.PIPE_SIDE_POINTS
+                elif kind == ct.PIPE:  # its sides count at the end (fact 5)
                     change[LOW_PIPES] = "up"
                 out.append((points, change, {}))
-                if kind in (BOX, NEST) and self.shape[CHAIN] > 1:  # hung: a base
+                if kind in STAND_OR_HANG and self.shape[CHAIN] > 1:  # hung: a base
                     out.append((base, {**fill_low, CHAIN: "base"}, gap_low))
             if self.has_alt and a >= 1 and kind in CARRIERS:  # the row under altitude
                 under = {**low, **stack}
-                if kind == SHELF:
+                if kind == ct.SHELF:
                     if a >= 2:
                         out.append((base, {**under, LOW_HANG: "up"}, {}))
                 else:
@@ -289,26 +273,26 @@ class _Model:
                         out.append((base, change, {}))
                     else:  # on a chain (fact 4)
                         out.append((base, {**change, CHAIN: "use"}, {CHAIN: a - 1}))
-                    if kind in (BOX, NEST):  # hung
+                    if kind in STAND_OR_HANG:  # hung
                         out.append((base, {**under, **fill_low}, gap_low))
         if self.has_alt:  # counted at altitude
             points = 2 * base
             top = {} if self.all_alt else {TOPS: 1}  # the floor row is at altitude
             up = {ALT: "set"}
-            if kind == SHELF:
+            if kind == ct.SHELF:
                 out.append((points, {**up, **stack, HANG: "hanger"}, {}))
-            elif kind in (BOX, NEST):
+            elif kind in STAND_OR_HANG:
                 out.append((points, {**up, HANG: "hanger"}, top))  # standing: net 0 tops
                 out.append((points, {**up, **stack, **fill_alt}, gap_alt))
-            elif kind == SCRATCHER:
+            elif kind == ct.SCRATCHER:
                 out.append((points, up, top))
-            elif kind in (PIPE, TOY):
+            elif kind in (ct.PIPE, ct.TOY):
                 change = dict(up)
-                if not self.all_alt and kind == PIPE:  # a toy keeps its top (fact 2)
+                if not self.all_alt and kind == ct.PIPE:  # a toy keeps its top (fact 2)
                     change[TOPS] = "down"
-                if kind == PIPE:
+                if kind == ct.PIPE:
                     if self.any_pipe:
-                        points += 2 * 2 * PIPE_SIDE_POINTS
+                        points += 2 * 2 * ct.PIPE_SIDE_POINTS
                     else:
                         change[PIPES] = "up"
                 out.append((points, change, top))
@@ -481,7 +465,7 @@ class PricedCounts:
         o = options or CatTreeOptions()
         model = _model(o)
         levels = [[int(change.get(ALT) == "set") for _, change, _ in model._moves(kind)]
-                  for kind in range(NUM_TYPES)]
+                  for kind in range(ct.NUM_TYPES)]
         hands, stages, reach = _reached(model, deck, o)
         self.end = np.where(model.end[reach] == IMPOSSIBLE, -np.inf, 0.0).astype(np.float32)
 
@@ -542,7 +526,7 @@ class PricedCounts:
             values = np.where(order == 1, done[1][0], done[0][0])
             choices.append((order, done))
         # forwards along a best path: the recorded choices, from the start (state 0)
-        counts = np.zeros((NUM_TYPES, 2))
+        counts = np.zeros((ct.NUM_TYPES, 2))
         state = 0
         for orders, (order, done) in zip(self.turns, choices[::-1]):
             which = int(order[state])

@@ -63,31 +63,19 @@ from functools import lru_cache
 
 import numpy as np
 
+from catzoo.analysis.cat_tree import pieces
 from catzoo.analysis.cat_tree.bound import PricedCounts, upper_bound
-from catzoo.games.cat_tree.options import (
-    BASE_POINTS,
-    BOX,
-    CATWALK,
-    COPIES,
-    HAMMOCK,
-    NEST,
-    NUM_TYPES,
-    PIPE,
-    PIPE_SIDE_POINTS,
-    SCRATCHER,
-    SHELF,
-    TOY,
-    CatTreeOptions,
-)
+from catzoo.games.cat_tree import options as ct
+from catzoo.games.cat_tree.options import CatTreeOptions
 from catzoo.games.cat_tree.state import deal_of
 
 # a cell's role in the final grid; a standing and a hung box or nest differ in what they
 # need and what may stand beside them
 EMPTY, TOY_, SCRATCHER_, PIPE_, STANDING, SHELF_, HUNG, HANGING = range(8)
-ROLE_TYPES = ((), (TOY,), (SCRATCHER,), (PIPE,), (BOX, NEST), (SHELF,), (BOX, NEST),
-              (HAMMOCK, CATWALK))
-ROLE_POINTS = (0, BASE_POINTS[TOY], BASE_POINTS[SCRATCHER], BASE_POINTS[PIPE], BASE_POINTS[BOX],
-               BASE_POINTS[SHELF], BASE_POINTS[BOX], BASE_POINTS[HAMMOCK])
+ROLE_TYPES = ((), (ct.TOY,), (ct.SCRATCHER,), (ct.PIPE,), pieces.STAND_OR_HANG, (ct.SHELF,),
+              pieces.STAND_OR_HANG, pieces.HANGING)
+# the types of a role score alike
+ROLE_POINTS = tuple(ct.BASE_POINTS[types[0]] if types else 0 for types in ROLE_TYPES)
 ON_CARRIER = (TOY_, SCRATCHER_, PIPE_, STANDING)
 CARRIES = (SCRATCHER_, STANDING, SHELF_, HUNG)
 # what the previous cell of the row is to the next one: nothing (the edge, an empty cell),
@@ -143,14 +131,14 @@ class _Programme:
                 # pipe sides: the pipe's left neighbour, or the piece right of a pipe
                 if self.any_side:
                     if role == PIPE_ and prev in (PIECE, SCRATCH, PIPED, HANGER):
-                        points += PIPE_SIDE_POINTS * m
+                        points += ct.PIPE_SIDE_POINTS * m
                     if prev == PIPED and role != EMPTY:
-                        points += PIPE_SIDE_POINTS * m
+                        points += ct.PIPE_SIDE_POINTS * m
                 else:
                     if role == PIPE_ and prev == HANGER:
-                        points += PIPE_SIDE_POINTS * m
+                        points += ct.PIPE_SIDE_POINTS * m
                     if prev == PIPED and role in (STANDING, SHELF_):
-                        points += PIPE_SIDE_POINTS * m
+                        points += ct.PIPE_SIDE_POINTS * m
                 gains[prev] = points
             out.append((role, gains))
         return out
@@ -165,8 +153,8 @@ class _Programme:
         """The most of (score - the prices of the counted cards) over every grid the rules
         allow, and how many cards of each type that grid counts."""
         w = self.w
-        prices = np.broadcast_to(np.asarray(prices, dtype=float).reshape(NUM_TYPES, -1),
-                                 (NUM_TYPES, 2))
+        prices = np.broadcast_to(np.asarray(prices, dtype=float).reshape(ct.NUM_TYPES, -1),
+                                 (ct.NUM_TYPES, 2))
         # per level (below altitude, at altitude): each role's cheapest type, its price
         cheapest = [[min(types, key=lambda t: prices[t, level]) if types else None
                      for types in ROLE_TYPES] for level in (0, 1)]
@@ -281,7 +269,7 @@ class _Programme:
         """The cards of each type of the grid ending in state ``at``, the steps replayed
         backwards."""
         w = self.w
-        counts = np.zeros((NUM_TYPES, 2))
+        counts = np.zeros((ct.NUM_TYPES, 2))
         at = list(at)
         for kind, where, decision, extra in reversed(steps):
             code = int(decision[tuple(at)])
@@ -338,7 +326,7 @@ class _Kept:
         self.hands = [set(deal_of(deck, t, p)) for t in range(options.turns) for p in (0, 1)]
 
     def best(self, prices) -> tuple[float, np.ndarray]:
-        counts = np.zeros((NUM_TYPES, 2))
+        counts = np.zeros((ct.NUM_TYPES, 2))
         value = 0.0
         for hand in self.hands:
             worth, card = max((prices[t, level], (t, level)) for t in hand for level in (0, 1))
@@ -357,8 +345,8 @@ class _AnyCards:
 
     def best(self, prices) -> tuple[float, np.ndarray]:
         worth = sorted(((max(prices[t]), t, int(prices[t, 1] > prices[t, 0]))
-                        for t in range(NUM_TYPES) for _ in range(COPIES)), reverse=True)
-        counts = np.zeros((NUM_TYPES, 2))
+                        for t in range(ct.NUM_TYPES) for _ in range(ct.COPIES)), reverse=True)
+        counts = np.zeros((ct.NUM_TYPES, 2))
         value = 0.0
         for price, t, level in worth[:self.cards]:
             if price > 0:
@@ -387,7 +375,7 @@ def _dual(options: CatTreeOptions, kept, levels: int) -> int:
     """The floor of the least (grid programme + ``kept``'s credit) Kelley's cutting planes
     find, prices per type and ``levels`` (1: the same at both levels)."""
     grid = _programme(options)
-    prices = np.zeros((NUM_TYPES, 2))
+    prices = np.zeros((ct.NUM_TYPES, 2))
     grid_cuts, kept_cuts, best = [], [], math.inf
     for _ in range(MAX_CUTS):
         grid_value_, grid_counts = grid.best(prices)
@@ -409,13 +397,13 @@ def _next_prices(grid_cuts, kept_cuts, levels: int):
     both levels (the kept cards alone do not tell them apart)."""
     lp = _glop()
     prices = [[lp.NumVar(-PRICE_CAP, PRICE_CAP, "") for _ in range(levels)] * (3 - levels)
-              for _ in range(NUM_TYPES)]
+              for _ in range(ct.NUM_TYPES)]
     grid = lp.NumVar(-lp.infinity(), lp.infinity(), "grid")
     kept = lp.NumVar(-lp.infinity(), lp.infinity(), "kept")
 
     def worth(counts):
         return sum(float(counts[t, level]) * prices[t][level]
-                   for t in range(NUM_TYPES) for level in (0, 1) if counts[t, level])
+                   for t in range(ct.NUM_TYPES) for level in (0, 1) if counts[t, level])
 
     for score, counts in grid_cuts:  # a grid's score less its cards' prices
         lp.Add(grid >= score - worth(counts))

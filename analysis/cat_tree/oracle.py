@@ -53,19 +53,9 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from catzoo.analysis.cat_tree.bound import upper_bound
-from catzoo.games.cat_tree.options import (
-    BASE_POINTS,
-    BOX,
-    CATWALK,
-    HAMMOCK,
-    NEST,
-    PIPE,
-    PIPE_SIDE_POINTS,
-    SCRATCHER,
-    SHELF,
-    TOY,
-    CatTreeOptions,
-)
+from catzoo.analysis.cat_tree.pieces import CARRIERS, HANGERS, HANGING, STAND_OR_HANG
+from catzoo.games.cat_tree import options as ct
+from catzoo.games.cat_tree.options import CatTreeOptions
 from catzoo.games.cat_tree.placement import (
     RULE_OF_TYPE,
     Rules,
@@ -102,15 +92,15 @@ SETTINGS = (
 REFINE = (2, 16, 3)
 
 # Hangers first, so that the matching lets a same-turn hammock use their sides.
-_HANGER_FIRST = {SHELF: 0, BOX: 1, NEST: 1, SCRATCHER: 2, PIPE: 3, TOY: 3, HAMMOCK: 4,
-                 CATWALK: 4}
+_HANGER_FIRST = {ct.SHELF: 0, ct.BOX: 1, ct.NEST: 1, ct.SCRATCHER: 2, ct.PIPE: 3, ct.TOY: 3,
+                 ct.HAMMOCK: 4, ct.CATWALK: 4}
 
 
 def _card_value(kind: int, slots: list, high: bool) -> float:
     """Points a ``kind`` card could score given free ``slots`` [alt tops, alt hanging
     cells, low hanging cells], which it uses up (a carrier at altitude adds a top)."""
-    base = BASE_POINTS[kind]
-    if kind in (HAMMOCK, CATWALK):
+    base = ct.BASE_POINTS[kind]
+    if kind in HANGING:
         if slots[1]:
             slots[1] -= 1
             return 2 * base
@@ -119,18 +109,18 @@ def _card_value(kind: int, slots: list, high: bool) -> float:
             return base
         return 0
     if not high:
-        return base + (PIPE_SIDE_POINTS if kind == PIPE else 0)
-    if kind == SHELF:
+        return base + (ct.PIPE_SIDE_POINTS if kind == ct.PIPE else 0)
+    if kind == ct.SHELF:
         slots[0] += 1
         return 2 * base
-    if kind in (BOX, NEST) and slots[1]:
+    if kind in STAND_OR_HANG and slots[1]:
         slots[1] -= 1
         slots[0] += 1
         return 2 * base
     if slots[0]:
-        if kind not in (SCRATCHER, BOX, NEST):
+        if kind not in (ct.SCRATCHER, ct.BOX, ct.NEST):
             slots[0] -= 1
-        return 2 * (base + (PIPE_SIDE_POINTS if kind == PIPE else 0))
+        return 2 * (base + (ct.PIPE_SIDE_POINTS if kind == ct.PIPE else 0))
     return base
 COLUMN_STEP = 2.0
 DISMISS = -1
@@ -272,7 +262,7 @@ class _Search:
             self._cands[key] = got
             return got
         occ = node.occ
-        pool = legal & rules.ball(occ | self.column, 3 if kind == SHELF else 2)
+        pool = legal & rules.ball(occ | self.column, 3 if kind == ct.SHELF else 2)
         if turn == self.last:
             pool = self._last_pool(legal, occ)
         elif not occ:
@@ -438,20 +428,20 @@ class _Node:
         node = cls.__new__(cls)
         occ = occupied(boards)
         node.occ = occ
-        node.carriers = boards[SCRATCHER] | boards[BOX] | boards[SHELF] | boards[NEST]
-        node.hangers = boards[BOX] | boards[SHELF] | boards[NEST]
+        node.carriers = _cells_of(boards, CARRIERS)
+        node.hangers = _cells_of(boards, HANGERS)
         node.flat, node.sides, _, _ = legal_classes(boards, rules)
         node.parts = _parts_of(occ | column, rules)
         node.ground, node.reach, node.vcounted = _counted_of(node.parts, rules)
         node.tree = tree = node.vcounted & occ
         node.tree_points = points(boards, tree, rules)
-        toys = boards[TOY] & tree
+        toys = boards[ct.TOY] & tree
         node.tree_toys = toy_points(toys, rules) if toys else 0
         node.real = None
         if column & ~occ:
             parts = _parts_of(occ, rules)
             ground, reach, counted = _counted_of(parts, rules)
-            toys = boards[TOY] & counted
+            toys = boards[ct.TOY] & counted
             node.real = (parts, ground, reach, counted, points(boards, counted, rules),
                          toy_points(toys, rules) if toys else 0)
         return node
@@ -464,12 +454,12 @@ class _Node:
         occ = node.occ = self.occ | bit
         carriers, hangers = self.carriers, self.hangers
         empty = rules.full & ~occ
-        if kind in _CARRIES:
+        if kind in CARRIERS:
             carriers |= bit
             node.flat = (rules.row0 | (carriers << rules.width)) & empty
         else:
             node.flat = self.flat & ~bit
-        if kind in _HANGS:
+        if kind in HANGERS:
             hangers |= bit
             node.sides = (((hangers << 1) & rules.not_col0) & ((hangers >> 1) & rules.not_last)
                           & empty)
@@ -497,8 +487,12 @@ class _Node:
         return node
 
 
-_CARRIES = frozenset((SCRATCHER, BOX, SHELF, NEST))
-_HANGS = frozenset((BOX, SHELF, NEST))
+def _cells_of(boards, kinds) -> int:
+    """The cells holding a piece of one of ``kinds``."""
+    cells = 0
+    for kind in kinds:
+        cells |= boards[kind]
+    return cells
 
 
 def _grown(parts, ground, reach, counted, bit: int, cell: int, search: _Search):
@@ -535,7 +529,7 @@ def _points_after(after, kind, bit, counted, before, points_before, toys_before,
     if counted == before | bit:
         added, toys = gain(after, kind, bit, counted, holders, toys_before, rules)
         return points_before + added, toys
-    toys = after[TOY] & counted
+    toys = after[ct.TOY] & counted
     return points(after, counted, rules), toy_points(toys, rules) if toys else 0
 
 

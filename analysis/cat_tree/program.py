@@ -33,22 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from catzoo.analysis.cat_tree.oracle import replay_plan
+from catzoo.analysis.cat_tree.pieces import CARRIERS, HANGERS, HANGING, STAND_ONLY, STAND_OR_HANG
+from catzoo.games.cat_tree import options as ct
 from catzoo.games.cat_tree.greedy import DISMISSED, best_cell
-from catzoo.games.cat_tree.options import (
-    BASE_POINTS,
-    BOX,
-    CATWALK,
-    HAMMOCK,
-    NEST,
-    PIPE,
-    PIPE_SIDE_POINTS,
-    SCRATCHER,
-    SHELF,
-    TOY,
-    CatTreeOptions,
-)
-from catzoo.games.cat_tree.placement import CARRIES as CARRIERS
-from catzoo.games.cat_tree.placement import HANGS as HANGERS
+from catzoo.games.cat_tree.options import CatTreeOptions
 from catzoo.games.cat_tree.state import (
     KEEP,
     KEEP_BASE,
@@ -142,17 +130,17 @@ class _Programme:
                     v = place[(t, p, i, y)]
                     flat = None if r == 0 else sum(before(t, p, index[r - 1, c], CARRIERS))
                     edge = c == 0 or c == w - 1
-                    if y in (PIPE, SCRATCHER, TOY) and r > 0:
+                    if y in STAND_ONLY and r > 0:
                         m.Add(v <= flat)
-                    elif y == SHELF and r == 0:
+                    elif y == ct.SHELF and r == 0:
                         m.Add(v == 0)
-                    elif y in (HAMMOCK, CATWALK):
+                    elif y in HANGING:
                         if edge:
                             m.Add(v == 0)
                         else:
                             m.Add(v <= sum(before(t, p, index[r, c - 1], HANGERS)))
                             m.Add(v <= sum(before(t, p, index[r, c + 1], HANGERS)))
-                    elif y in (BOX, NEST) and r > 0:
+                    elif y in STAND_OR_HANG and r > 0:
                         if edge:
                             m.Add(v <= flat)
                         else:
@@ -209,36 +197,36 @@ class _Programme:
             m.Add(v <= there)
             m.Add(v <= counted[i])
             scores[i, y] = v
-            if y not in (SCRATCHER, TOY):
-                total.append(BASE_POINTS[y] * double[i] * v)
+            if y not in (ct.SCRATCHER, ct.TOY):
+                total.append(ct.BASE_POINTS[y] * double[i] * v)
         holds = HANGERS if o.pipe_sides == "hangers" else range(8)
         holders = [sum(on.get((i, y), 0) for y in holds) for i in range(n)]
         toys = []
         for i, (r, c) in enumerate(cells):
-            if (i, PIPE) in scores:
+            if (i, ct.PIPE) in scores:
                 for side in (c - 1, c + 1):
                     if 0 <= side < o.width:
                         s = m.NewBoolVar("")
-                        m.Add(s <= scores[i, PIPE])
+                        m.Add(s <= scores[i, ct.PIPE])
                         m.Add(s <= holders[index[r, side]])
-                        total.append(PIPE_SIDE_POINTS * double[i] * s)
-            if (i, SCRATCHER) in scores:  # a group starts here
+                        total.append(ct.PIPE_SIDE_POINTS * double[i] * s)
+            if (i, ct.SCRATCHER) in scores:  # a group starts here
                 s = m.NewBoolVar("")
-                m.Add(s <= scores[i, SCRATCHER])
-                if (index.get((r, c - 1)), SCRATCHER) in scores:
-                    m.Add(s <= 1 - scores[index[r, c - 1], SCRATCHER])
-                total.append(BASE_POINTS[SCRATCHER] * double[i] * s)
-            if (i, TOY) in scores:  # a group's first toy
+                m.Add(s <= scores[i, ct.SCRATCHER])
+                if (index.get((r, c - 1)), ct.SCRATCHER) in scores:
+                    m.Add(s <= 1 - scores[index[r, c - 1], ct.SCRATCHER])
+                total.append(ct.BASE_POINTS[ct.SCRATCHER] * double[i] * s)
+            if (i, ct.TOY) in scores:  # a group's first toy
                 s = m.NewBoolVar("")
-                m.Add(s <= scores[i, TOY])
+                m.Add(s <= scores[i, ct.TOY])
                 toys.append((i, s))
-                total.append(BASE_POINTS[TOY] * double[i] * s)
+                total.append(ct.BASE_POINTS[ct.TOY] * double[i] * s)
         reach = o.toy_distance - 1
         for k, (i, s) in enumerate(toys):
             for j, s2 in toys[k + 1:]:
                 (r, c), (r2, c2) = cells[i], cells[j]
                 if abs(r - r2) + abs(c - c2) <= reach:  # one group: one first toy
-                    m.Add(s + s2 <= 3 - scores[i, TOY] - scores[j, TOY])
+                    m.Add(s + s2 <= 3 - scores[i, ct.TOY] - scores[j, ct.TOY])
         return sum(total)
 
     def hint(self, actions) -> None:
