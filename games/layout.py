@@ -11,10 +11,15 @@ Block kinds:
 * ``"public"``: one block everyone sees as is;
 * ``"seat"``: one public block per player, ordered by seat relative to the viewer;
 * ``"private"``: one block per player, only the viewer's own appears in its observation.
+
+The blocks several games hold (a phase or round one-hot, the seat that leads) are built by
+``one_hot`` and ``flag`` (``LEADER``, ``ROUND_START``), so that they read alike in every
+env's documented layout.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -29,6 +34,23 @@ class Block:
     size: int
     kind: str
     doc: str
+
+
+def one_hot(name: str, values: int | Sequence[str], what: str, kind: str = "public") -> Block:
+    """``what``, one-hot over ``values``: a count, or the values' names, which the
+    description lists in order."""
+    if isinstance(values, int):
+        return Block(name, values, kind, f"{what}, one-hot")
+    return Block(name, len(values), kind, f"{what} one-hot: {', '.join(values)}")
+
+
+def flag(name: str, who: str) -> Block:
+    """A seat block that is 1 at one seat: ``who``."""
+    return Block(name, 1, "seat", f"1 for {who}")
+
+
+LEADER = flag("leader", "the leader of the trick in progress")
+ROUND_START = flag("round_start", "the round's start player")
 
 
 class Layout:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from catzoo.games.layout import Block, Layout
+from catzoo.games.layout import LEADER, ROUND_START, Block, Layout, one_hot
 
 BLOCKS = [
     Block("hand", 9, "private", "your cards: count of each number 1-9, divided by 5"),
@@ -19,12 +19,12 @@ BLOCKS = [
     Block("tricks", 1, "seat", "tricks won this round, divided by 8"),
     Block("trick_card", 13, "seat",
           "card played to the trick in progress: number one-hot (9) then colour one-hot (4)"),
-    Block("led", 4, "public", "the led colour of the trick in progress, one-hot"),
+    one_hot("led", 4, "the led colour of the trick in progress"),
     Block("score", 1, "seat", "total score, divided by 50 (clipped to [-4, 4])"),
-    Block("round", 5, "public", "round number, one-hot"),
-    Block("phase", 3, "public", "phase one-hot: set aside, predict, play"),
-    Block("round_start", 1, "seat", "1 for the round's start player"),
-    Block("leader", 1, "seat", "1 for the leader of the trick in progress"),
+    one_hot("round", 5, "round number"),
+    one_hot("phase", ("set aside", "predict", "play"), "phase"),
+    ROUND_START,
+    LEADER,
     Block("played", 9, "public", "cards of each number 1-9 played this round, divided by 5"),
 ]
 

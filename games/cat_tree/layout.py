@@ -9,7 +9,7 @@ from functools import cache
 
 from catzoo.games.cat_tree.core import SCORE_SCALE  # noqa: F401  (score / 100: obs, reward)
 from catzoo.games.cat_tree.options import MAX_TURNS, NUM_TYPES
-from catzoo.games.layout import Block, Layout
+from catzoo.games.layout import Block, Layout, flag, one_hot
 
 
 def blocks(cells: int) -> list[Block]:
@@ -30,10 +30,10 @@ def blocks(cells: int) -> list[Block]:
               "cards of each structure you have not seen (deck, partner's hand and "
               "discards), divided by 4"),
         Block("deck", 1, "public", "cards left in the deck, divided by 32"),
-        Block("turn", MAX_TURNS, "public", "turn number, one-hot"),
-        Block("phase", 3, "public", "phase one-hot: keep, order, place"),
-        Block("leader", 1, "seat", "1 for this turn's leader (who decides the placing order)"),
-        Block("first", 1, "seat", "1 for the player who places first this turn, once decided"),
+        one_hot("turn", MAX_TURNS, "turn number"),
+        one_hot("phase", ("keep", "order", "place"), "phase"),
+        flag("leader", "this turn's leader (who decides the placing order)"),
+        flag("first", "the player who places first this turn, once decided"),
         Block("score", 1, "public", "shared score so far, divided by 100"),
     ]
 

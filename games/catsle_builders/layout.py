@@ -19,7 +19,7 @@ from catzoo.games.catsle_builders.core import (
     NUM_SUITS,
     RANK_FEATURES,
 )
-from catzoo.games.layout import Block, Layout
+from catzoo.games.layout import LEADER, Block, Layout, flag, one_hot
 
 # The block sizes are the compiled core's constants (it writes these features):
 # COLUMN_FEATURES suit one-hot (5), cards / 5, room / 5, limit / 5; BOARD_FEATURES 5
@@ -37,17 +37,17 @@ BLOCKS = [
     Block("trick_rank", RANK_FEATURES, "seat",
           "rating of the seat's card in the trick so far, one-hot (0 = strongest)"),
     Block("to_take", 1, "seat", "cards the seat still takes from the finished trick, / 2"),
-    Block("led", NUM_SUITS, "public", "the led suit of the trick in progress, one-hot"),
+    one_hot("led", NUM_SUITS, "the led suit of the trick in progress"),
     Block("seen", NUM_CARDS, "public", "cards played this round, the trick in progress included"),
     Block("score", 1, "seat", "total score, divided by 50 (clipped to [-4, 4])"),
     Block("last_perfect", 1, "seat",
           "perfect columns in the last scored round (the tie-break), / 4"),
-    Block("round", NUM_ROUNDS, "public", "round number, one-hot"),
+    one_hot("round", NUM_ROUNDS, "round number"),
     Block("phase", NUM_PHASES, "public", "phase one-hot: play, take a card, choose a column"),
     Block("pending", CARD_FEATURES, "public",
           "the card waiting for a column (phase 'column'): suit one-hot, value one-hot"),
-    Block("leader", 1, "seat", "1 for the leader of the trick in progress"),
-    Block("round_start", 1, "seat", "1 for the round's first player"),
+    LEADER,
+    flag("round_start", "the round's first player"),
     Block("tricks_left", 1, "public", "tricks left in the round (this one included), / 16"),
 ]
 

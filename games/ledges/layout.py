@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from catzoo.games.layout import Block, Layout
+from catzoo.games.layout import Block, Layout, flag, one_hot
 
 POS_SCALE = 0.15
 Z_SCALE = 0.25
@@ -40,12 +40,12 @@ BLOCKS = [
     Block("supply", 4, "public",
           "supply left: rectangular platforms / 8, round / 8, short pillars / 12, tall / 12"),
     Block("score", 1, "seat", "score, divided by 10"),
-    Block("phase", 4, "public", "turn phase one-hot: build, place cat, place toy, bat"),
+    one_hot("phase", ("build", "place cat", "place toy", "bat"), "turn phase"),
     Block("turn", 24, "public",
           "bats used this turn / max bats; the toy in play, one-hot over the 4 icons; the "
           "platform the cat left this turn, one-hot over 16 cards; final round started; "
           "final turns left / 3; round / max rounds"),
-    Block("to_act", 1, "seat", "1 for the player to act"),
+    flag("to_act", "the player to act"),
     Block("options", OPTION_FEATURES, "public",
           "only with `aim_features=True`: aiming features for the player to act, from a point-mass model of a bat under the "
           "dexterity noise (games/ledges/features.py), 0 outside their phase: 32 bat actions x "

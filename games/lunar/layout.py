@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from catzoo.games.layout import Block, Layout
+from catzoo.games.layout import LEADER, ROUND_START, Block, Layout, flag, one_hot
 
 CARDS = "(wolf, owl, lynx, bat, rank 1-8)"
 
@@ -32,7 +32,7 @@ def blocks_for(num_players: int) -> list[Block]:
                   "suit cards, then rank cards, left in the decks, divided by 9"),
         ]
     blocks += [
-        Block("phase", 3, "public", "phase one-hot: pass, trump, play"),
+        one_hot("phase", ("pass", "trump", "play"), "phase"),
         Block("turned", 4, "seat", "trump tiles this seat turned face down (wolf, owl, lynx, bat)"),
         Block("trump", 4, "public", "the trump suit, one-hot (zeros until one tile is left)"),
         Block("trick_hand", 12, "seat",
@@ -42,9 +42,9 @@ def blocks_for(num_players: int) -> list[Block]:
         blocks.append(Block("trick_sky", 12, "seat",
                             "card this seat played from the sky to the trick in progress, one-hot"))
     blocks += [
-        Block("lead_suit", 4, "public", "lead suit of the trick in progress, one-hot"),
-        Block("lead_by", 1, "seat", "1 for the seat whose suit card set the lead suit"),
-        Block("leader", 1, "seat", "1 for the leader of the trick in progress"),
+        one_hot("lead_suit", 4, "lead suit of the trick in progress"),
+        flag("lead_by", "the seat whose suit card set the lead suit"),
+        LEADER,
         Block("played", 12, "public",
               f"cards played this round: count of each card {CARDS}, divided by 3"),
         Block("track", 1, "seat", "the seat's team position on the trick track, divided by 12"),
@@ -52,7 +52,7 @@ def blocks_for(num_players: int) -> list[Block]:
               "stars on the seat's team's kept cards, divided by 6 (clipped to 4)"),
         Block("score", 1, "seat", "the seat's team's score, divided by 30 (clipped to 4)"),
         Block("lead_tiles", 2, "seat", "the seat holds the black / the white lead tile"),
-        Block("round_start", 1, "seat", "1 for the round's start player"),
+        ROUND_START,
     ]
     return blocks
 
