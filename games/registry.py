@@ -5,8 +5,9 @@ part of the game: its bots (the heuristic), its seat view (terminal and web), it
 browser renderer, the options of a quick game (tests), its default training config.
 ``games`` imports none of those (rules apart from bots and tables): they are dotted
 names and paths, resolved lazily by their consumers (``catzoo.policies.registry``,
-``catzoo.play.views``, ``catzoo.web.app``, the tests). ``docs/adding_a_game.md`` lists
-the files a new game needs, in order; a test builds that list from these records.
+``catzoo.play.views``, ``catzoo.web.app``, the tests). ``by_convention`` gives those parts
+the names every game's follow, so a record states only what is the game's own.
+``docs/adding_a_game.md`` lists the files a new game needs, in order.
 
 Engines are imported lazily so listing the games costs nothing.
 """
@@ -84,84 +85,58 @@ def register_game(info: GameInfo) -> None:
         GAMES[info.name] = info
 
 
-register_game(GameInfo(
-    name="cat_in_the_box",
-    title="Cat in the Box",
+def by_convention(name: str, title: str, **fields) -> GameInfo:
+    """The record of ``name`` whose parts have the names CatZoo gives them: the engine
+    ``games/<name>/state.py:<Name>State``, the env module ``envs/<name>_v0.py``, the
+    heuristic ``policies/heuristics/<name>.py:<Name>Heuristic``, the seat view
+    ``play/views/<name>.py``, the browser renderer ``games/<name>.js`` and the config
+    ``configs/<name>.yaml`` (``<Name>``: the name in CamelCase). ``fields`` gives the rest
+    and may name any part otherwise."""
+    stem = "".join(word.capitalize() for word in name.split("_"))
+    parts = {
+        "engine": f"catzoo.games.{name}.state:{stem}State",
+        "env_module": f"catzoo.envs.{name}_v0",
+        "bots": {"heuristic": f"catzoo.policies.heuristics.{name}:{stem}Heuristic"},
+        "view": f"catzoo.play.views.{name}",
+        "renderer": f"games/{name}.js",
+        "config": f"configs/{name}.yaml",
+    }
+    return GameInfo(name=name, title=title, **{**parts, **fields})
+
+
+register_game(by_convention(
+    "cat_in_the_box", "Cat in the Box", players=(2, 3, 4, 5), default_players=4,
     kind="trick-taking with declared colours, predictions and paradox",
-    players=(2, 3, 4, 5),
-    default_players=4,
-    engine="catzoo.games.cat_in_the_box.state:CatInTheBoxState",
-    env_module="catzoo.envs.cat_in_the_box_v0",
     variants="predictions=1-3|1-4|0-4, row_order, rounds=full|single; 2 players: the 2-player game",
-    bots={"heuristic": "catzoo.policies.heuristics.cat_in_the_box:CatInTheBoxHeuristic"},
-    view="catzoo.play.views.cat_in_the_box",
-    renderer="games/cat_in_the_box.js",
     quick_options={"rounds": "single"},
-    config="configs/cat_in_the_box.yaml",
 ))
-register_game(GameInfo(
-    name="lunar",
-    title="Lunar",
+register_game(by_convention(
+    "lunar", "Lunar", players=(2, 4), default_players=4,
     kind="team trick-taking: suit cards and rank cards combine",
-    players=(2, 4),
-    default_players=4,
-    engine="catzoo.games.lunar.state:LunarState",
-    env_module="catzoo.envs.lunar_v0",
     variants="4 players in partnerships; 2 players: the sky game",
-    bots={"heuristic": "catzoo.policies.heuristics.lunar:LunarHeuristic"},
-    view="catzoo.play.views.lunar",
-    renderer="games/lunar.js",
     quick_options={"rounds": "single"},
-    config="configs/lunar.yaml",
 ))
-register_game(GameInfo(
-    name="catsle_builders",
-    title="CATsle Builders",
+register_game(by_convention(
+    "catsle_builders", "CATsle Builders", players=(3, 4, 5), default_players=4,
     kind="trick-taking where won cards build a scored tableau",
-    players=(3, 4, 5),
-    default_players=4,
-    engine="catzoo.games.catsle_builders.state:CatsleBuildersState",
-    env_module="catzoo.envs.catsle_builders_v0",
     variants="hand sizes, taking counts, column limits and perfect bonus as options",
-    bots={"heuristic": "catzoo.policies.heuristics.catsle_builders:CatsleBuildersHeuristic"},
-    view="catzoo.play.views.catsle_builders",
-    renderer="games/catsle_builders.js",
     quick_options={"rounds": "single", "hand_size": 6},
-    config="configs/catsle_builders.yaml",
 ))
-register_game(GameInfo(
-    name="cat_tree",
-    title="Cat Tree? We can handle this!",
+register_game(by_convention(
+    "cat_tree", "Cat Tree? We can handle this!", players=(2,), default_players=2,
     kind="cooperative grid building with hidden simultaneous picks",
-    players=(2,),
-    default_players=2,
-    engine="catzoo.games.cat_tree.state:CatTreeState",
-    env_module="catzoo.envs.cat_tree_v0",
     variants="grid size, altitude base, placing order",
-    bots={"heuristic": "catzoo.policies.heuristics.cat_tree:CatTreeHeuristic"},
-    view="catzoo.play.views.cat_tree",
-    renderer="games/cat_tree.js",
     quick_options={"turns": 4},
-    config="configs/cat_tree.yaml",
 ))
-register_game(GameInfo(
-    name="ledges",
-    title="Cats Knocking Things Off Ledges",
+register_game(by_convention(
+    "ledges", "Cats Knocking Things Off Ledges", players=(2, 3, 4), default_players=2,
     kind="dexterity on a MuJoCo physics engine: build a tower, bat toys off ledges",
-    players=(2, 3, 4),
-    default_players=2,
-    engine="catzoo.games.ledges.state:LedgesState",
-    env_module="catzoo.envs.ledges_v0",
     variants="dexterity noise (0 for planning research)",
     bots={"heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
           "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer"},
-    view="catzoo.play.views.ledges",
-    renderer="games/ledges.js",
     quick_options={"max_rounds": 1},
-    config="configs/ledges.yaml",
     search_bot="planner",
 ))
-
 
 class UnknownGameError(KeyError):
     def __str__(self) -> str:
