@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from catzoo.games.cat_in_the_box.options import COLOURS
+from catzoo.games.cat_in_the_box.state import PHASES
 
 SYMBOL = {-1: ".", -2: "#"}
 
@@ -13,19 +14,10 @@ def hand_text(counts) -> str:
 
 
 def render_text(state) -> str:
-    from catzoo.games.cat_in_the_box.state import PHASES
-
     o = state.options
-    lines = []
-    if state.is_terminal():
-        lines.append(f"Game over after {len(state.round_scores)} round(s).")
-    else:
-        lines.append(
-            f"Round {state.round_index + 1}/{o.num_rounds}  phase: {PHASES[state.phase]}  "
-            f"start player: P{state.round_start}  to act: P{state.current_player}"
-        )
     width = o.max_number
-    lines.append("research board   " + " ".join(str(k + 1) for k in range(width)))
+    lines = [headline(state),
+             "research board   " + " ".join(str(k + 1) for k in range(width))]
     for name in o.row_order:
         colour = COLOURS.index(name)
         cells = [SYMBOL.get(int(v), str(int(v))) for v in state.owner[colour, :width]]
@@ -44,3 +36,12 @@ def render_text(state) -> str:
             f"predicted {pred}  markers {markers}  aside {aside}  hand {hand_text(state.hands[p])}"
         )
     return "\n".join(lines)
+
+
+def headline(state) -> str:
+    """The round, phase and player to act; once over, how many rounds were played."""
+    if state.is_terminal():
+        return f"Game over after {len(state.round_scores)} round(s)."
+    return (f"Round {state.round_index + 1}/{state.options.num_rounds}  phase: "
+            f"{PHASES[state.phase]}  start player: P{state.round_start}  to act: "
+            f"P{state.current_player}")

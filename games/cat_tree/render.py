@@ -8,6 +8,7 @@ The rows from which the altitude bonus applies are marked with ``*``.
 from __future__ import annotations
 
 from catzoo.games.cat_tree.options import LETTERS, TYPE_NAMES
+from catzoo.games.cat_tree.state import PHASES
 
 LEGEND = ", ".join(f"{letter} {name}" for letter, name in zip(LETTERS, TYPE_NAMES))
 
@@ -32,20 +33,9 @@ def grid_lines(grid, counted: int, width: int, height: int, altitude_row: int) -
 
 
 def render_text(state) -> str:
-    from catzoo.games.cat_tree.state import PHASES
-
     o = state.options
-    lines = []
-    if state.is_terminal():
-        lines.append(f"Game over after {o.turns} turns. Shared score: {state.total}")
-    else:
-        first = f"P{state.first}" if state.first >= 0 else "-"
-        lines.append(
-            f"Turn {state.turn + 1}/{o.turns}  phase: {PHASES[state.phase]}  leader: "
-            f"P{state.leader}  first: {first}  to act: P{state.current_player}  "
-            f"score: {state.total}"
-        )
-    lines += grid_lines(state.grid, state.counted, o.width, o.height, state.rules.altitude_row)
+    lines = [headline(state),
+             *grid_lines(state.grid, state.counted, o.width, o.height, state.rules.altitude_row)]
     if not state.is_terminal():
         for p in range(2):
             hand = " ".join(TYPE_NAMES[k] for k in state.hands[p])
@@ -54,3 +44,15 @@ def render_text(state) -> str:
             lines.append(f"  P{p}: hand {hand}  kept {kept} {status}".rstrip())
     lines.append(f"  ({LEGEND}; lower case: detached; *: altitude bonus)")
     return "\n".join(lines)
+
+
+def headline(state) -> str:
+    """The turn, phase, leader, first to place, player to act and shared score; once over,
+    the final score."""
+    turns = state.options.turns
+    if state.is_terminal():
+        return f"Game over after {turns} turns. Shared score: {state.total}"
+    first = f"P{state.first}" if state.first >= 0 else "-"
+    return (f"Turn {state.turn + 1}/{turns}  phase: {PHASES[state.phase]}  leader: "
+            f"P{state.leader}  first: {first}  to act: P{state.current_player}  "
+            f"score: {state.total}")

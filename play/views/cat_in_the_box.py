@@ -12,15 +12,8 @@ from catzoo.games.base import TERMINAL
 from catzoo.games.cat_in_the_box.options import COLOURS, TWO_PLAYER_BONUS_MAX_TRICKS
 from catzoo.games.cat_in_the_box.scoring import largest_group
 from catzoo.games.cat_in_the_box.state import ASIDE_BASE, NUMBERS, PHASES, PLAY_BASE, PREDICT_BASE
-from catzoo.play.views import summary
-from catzoo.play.views.generic import (
-    PLAYER_STYLES,
-    cards_line,
-    round_sheet,
-    scores_table,
-    tie_break,
-    trick_line,
-)
+from catzoo.play.views import generic, summary
+from catzoo.play.views.generic import PLAYER_STYLES, cards_line, scores_table, trick_line
 
 TIE_BREAK = "the higher score in the final round"  # [R] see CatInTheBoxState.standing_keys
 
@@ -31,19 +24,13 @@ def board(state, seat: int) -> dict:
     o, n = state.options, state.num_players
     width = o.max_number
     owner = state.owner
-    over = state.is_terminal()
     hand = [k + 1 for k in range(NUMBERS) for _ in range(state.counts[seat][k])]
     last = None
     if state.last_trick is not None:
         cards, winner = state.last_trick
         last = {"cards": [_card(p, c, k) for p, c, k in cards], "winner": winner}
     return {
-        "round": min(state.round_index + 1, o.num_rounds),
-        "rounds": o.num_rounds,
-        "phase": "over" if over else PHASES[state.phase],
-        "round_start": state.round_start,
-        "leader": None if over else state.leader,
-        "led": COLOURS[state.led] if state.led >= 0 else None,
+        **generic.trick_round(state, PHASES, COLOURS),
         "red_broken": bool(state.red_broken),
         "numbers": width,
         "rows": [{"colour": name,
@@ -105,31 +92,23 @@ def rounds(state, notes: dict) -> list[dict]:
     return out
 
 
-def sheet(state, notes: dict) -> dict:
-    n = state.num_players
-    return round_sheet(state.round_scores, [[p] for p in range(n)], state.total_scores)
+sheet = generic.players_sheet
 
 
 def ending(state) -> dict:
-    rounds_ = state.options.num_rounds
-    reason = "the one round was played" if rounds_ == 1 else f"all {rounds_} rounds were played"
-    return {"reason": reason,
-            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], TIE_BREAK)}
+    return generic.rounds_played(state, TIE_BREAK)
 
 
-def describe(state, actor: int, action: int, viewer: int) -> str:
-    if action < PREDICT_BASE and viewer != actor:
-        return "sets a card aside"  # [R] face down
-    return state.action_to_string(action)
+describe = generic.hidden_from_others(PREDICT_BASE, "sets a card aside")  # [R] face down
+# the hand's card of that number; no element for a prediction; the board's cell of the card
+move = generic.keys_by_range(
+    (ASIDE_BASE, lambda state, k: f"hand:{k + 1}"),
+    (PREDICT_BASE, None),
+    (PLAY_BASE, lambda state, i: _cell_key(*divmod(i, NUMBERS))))
 
 
-def move(state, action: int) -> dict:
-    if action < PREDICT_BASE:
-        return {"key": f"hand:{action - ASIDE_BASE + 1}"}
-    if action < PLAY_BASE:
-        return {}
-    colour, k = divmod(action - PLAY_BASE, NUMBERS)
-    return {"key": f"cell:{COLOURS[colour]}:{k + 1}"}
+def _cell_key(colour: int, k: int) -> str:
+    return f"cell:{COLOURS[colour]}:{k + 1}"
 
 
 def rich(view: dict):

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from catzoo.games.cat_tree.options import LETTERS, TYPE_NAMES
 from catzoo.games.cat_tree.state import KEEP, ORDER_BASE, PHASES, PLACE_BASE
-from catzoo.play.views import summary
+from catzoo.play.views import generic, summary
 from catzoo.play.views.generic import scores_table, who
 
 
@@ -86,21 +86,17 @@ def board(state, seat: int) -> dict:
     }
 
 
-def describe(state, actor: int, action: int, viewer: int) -> str:
-    if action < ORDER_BASE and viewer != actor:
-        # [S] picks are secret until both are made; "lower/higher" would tell of the other card.
-        return "keeps one of their two cards"
-    return state.action_to_string(action)
+# [S] picks are secret until both are made; "lower/higher" would tell of the other card.
+describe = generic.hidden_from_others(ORDER_BASE, "keeps one of their two cards")
 
 
-def move(state, action: int) -> dict:
-    if action < ORDER_BASE:
-        return {"key": f"hand:{action}"}
-    if action < PLACE_BASE:
-        return {}
-    if action == state.dismiss:
-        return {}
-    return {"key": f"cell:{action - PLACE_BASE}"}
+def _cell_key(state, cell: int) -> str | None:
+    return None if PLACE_BASE + cell == state.dismiss else f"cell:{cell}"
+
+
+# a card of the hand; no element for the order or for dismissing the card; a cell
+move = generic.keys_by_range((0, lambda state, i: f"hand:{i}"), (ORDER_BASE, None),
+                             (PLACE_BASE, _cell_key))
 
 
 def rich(view: dict):

@@ -10,15 +10,8 @@ from rich.text import Text
 from catzoo.games.catsle_builders.options import SUIT_LETTERS, SUITS, VALUES
 from catzoo.games.catsle_builders.scoring import board_score, column_score
 from catzoo.games.catsle_builders.state import COLUMN_BASE, PHASES, TAKE_BASE, cards_of
-from catzoo.play.views import summary
-from catzoo.play.views.generic import (
-    cards_line,
-    round_sheet,
-    scores_table,
-    tie_break,
-    trick_line,
-    who,
-)
+from catzoo.play.views import generic, summary
+from catzoo.play.views.generic import cards_line, scores_table, trick_line, who
 
 TIE_BREAK = "the most perfect columns in the last round"  # [S] see standing_keys
 
@@ -38,14 +31,9 @@ def board(state, seat: int) -> dict:
         cards, rating = state.last_trick
         last = {"cards": [{"player": p, **card(c)} for p, c in cards], "rating": list(rating)}
     return {
-        "round": min(state.round_index + 1, o.num_rounds),
-        "rounds": o.num_rounds,
+        **generic.trick_round(state, PHASES, SUITS),
         "trick_number": min(state.tricks_done + 1, o.hands),
         "tricks": o.hands,
-        "phase": "over" if over else PHASES[state.phase],
-        "round_start": state.round_start,
-        "leader": None if over else state.leader,
-        "led": SUITS[state.led] if state.led >= 0 else None,
         "limits": limits,
         "takes": list(o.takes),
         "trick": [{"player": p, **card(c), "left": bool(state.remaining >> c & 1)}
@@ -90,28 +78,22 @@ def rounds(state, notes: dict) -> list[dict]:
     return out
 
 
-def sheet(state, notes: dict) -> dict:
-    n = state.num_players
-    return round_sheet(state.round_scores, [[p] for p in range(n)], state.total_scores)
+sheet = generic.players_sheet
 
 
 def ending(state) -> dict:
-    rounds_ = state.options.num_rounds
-    reason = "the one round was played" if rounds_ == 1 else f"all {rounds_} rounds were played"
-    return {"reason": reason,
-            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], TIE_BREAK)}
+    return generic.rounds_played(state, TIE_BREAK)
 
 
 def describe(state, actor: int, action: int, viewer: int) -> str:
     return state.action_to_string(action)  # every play, take and column is public [S]
 
 
-def move(state, action: int) -> dict:
-    if action < TAKE_BASE:
-        return {"key": f"hand:{action}"}
-    if action < COLUMN_BASE:
-        return {"key": f"trick:{action - TAKE_BASE}"}
-    return {"key": f"column:{state.current_player}:{action - COLUMN_BASE}"}
+# the hand's card, the trick's card taken, the mover's own column
+move = generic.keys_by_range(
+    (0, lambda state, i: f"hand:{i}"),
+    (TAKE_BASE, lambda state, i: f"trick:{i}"),
+    (COLUMN_BASE, lambda state, i: f"column:{state.current_player}:{i}"))
 
 
 def rich(view: dict):

@@ -6,6 +6,8 @@ players' moves only as "moves": better too little than a hidden card leaked.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -33,6 +35,59 @@ def rich(view: dict):
 
 
 # --- shared by the game modules ----------------------------------------------------------
+def hidden_from_others(below: int, seen_as: str):
+    """A ``describe`` for a game whose actions under ``below`` the other seats see only as
+    ``seen_as`` (a card set aside face down); every other action is seen by all."""
+    def describe(state, actor: int, action: int, viewer: int) -> str:
+        if action < below and viewer != actor:
+            return seen_as
+        return state.action_to_string(action)
+    return describe
+
+
+def keys_by_range(*ranges):
+    """A ``move`` from the ranges of a game's action space: ``(start, key)`` pairs by
+    increasing start, the first at 0. An action of the range from ``start`` to the next
+    range's belongs to the drawn element ``key(state, action - start)`` names; a ``key``
+    of None (or returning None) ties it to none."""
+    starts = [start for start, _ in ranges]
+    if not starts or starts[0] != 0 or starts != sorted(starts):
+        raise ValueError(f"ranges must start at 0 and increase, got starts {starts}")
+
+    def move(state, action: int) -> dict:
+        start, key = ranges[bisect_right(starts, action) - 1]
+        name = key(state, action - start) if key is not None else None
+        return {} if name is None else {"key": name}
+    return move
+
+
+def trick_round(state, phases, suits) -> dict:
+    """What a trick-taking game's board shows of the round in play: its number of
+    ``options.num_rounds``, the phase (named by ``phases``; "over" at the end), who began
+    the round, who leads the trick and the suit led (named by ``suits``)."""
+    o, over = state.options, state.is_terminal()
+    return {"round": min(state.round_index + 1, o.num_rounds), "rounds": o.num_rounds,
+            "phase": "over" if over else phases[state.phase], "round_start": state.round_start,
+            "leader": None if over else state.leader,
+            "led": suits[state.led] if state.led >= 0 else None}
+
+
+def players_sheet(state, notes: dict) -> dict:
+    """The score sheet of a game of single players (no teams) that keeps each round's
+    scores (``round_scores``) and the totals (``total_scores``)."""
+    sides = [[p] for p in range(state.num_players)]
+    return round_sheet(state.round_scores, sides, state.total_scores)
+
+
+def rounds_played(state, meaning: str) -> dict:
+    """The ending of a game of single players over ``options.num_rounds`` rounds;
+    ``meaning`` says what its tie-break compares (``tie_break``)."""
+    count = state.options.num_rounds
+    reason = "the one round was played" if count == 1 else f"all {count} rounds were played"
+    return {"reason": reason,
+            "tie_break": tie_break(state, [[p] for p in range(state.num_players)], meaning)}
+
+
 def who(view: dict, p: int | None) -> Text:
     if p is None:
         return Text("-")

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from catzoo.games.lunar.options import NUM_CARDS, NUM_SUITS, SUITS
 from catzoo.games.lunar.state import HAND_BASE, PHASES, PICK_BASE, SKY_BASE, TILE_NAMES, TRUMP_BASE
-from catzoo.play.views import summary
+from catzoo.play.views import generic, summary
 from catzoo.play.views.generic import (
     cards_line,
     round_sheet,
@@ -128,20 +128,14 @@ def ending(state) -> dict:
     return {"reason": reason, "tie_break": tie_break(state, teams, "")}
 
 
-def describe(state, actor: int, action: int, viewer: int) -> str:
-    if action < TRUMP_BASE and viewer != actor:
-        return "passes a card face down"  # [R] the partner sees the picks at the exchange
-    return state.action_to_string(action)
-
-
-def move(state, action: int) -> dict:
-    if action < TRUMP_BASE:
-        return {"key": f"hand:{action - PICK_BASE}"}
-    if action < HAND_BASE:
-        return {"key": f"tile:{SUITS[action - TRUMP_BASE]}"}
-    if action < SKY_BASE:
-        return {"key": f"hand:{action - HAND_BASE}"}
-    return {"key": f"sky:{action - SKY_BASE}"}
+# [R] the partner sees the picks at the exchange
+describe = generic.hidden_from_others(TRUMP_BASE, "passes a card face down")
+# a card of the hand (to pass, then to play), a trump tile, a card of the sky
+move = generic.keys_by_range(
+    (PICK_BASE, lambda state, i: f"hand:{i}"),
+    (TRUMP_BASE, lambda state, i: f"tile:{SUITS[i]}"),
+    (HAND_BASE, lambda state, i: f"hand:{i}"),
+    (SKY_BASE, lambda state, i: f"sky:{i}"))
 
 
 def rich(view: dict):
