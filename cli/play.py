@@ -1,4 +1,5 @@
-"""``catzoo play``: sit at a table against bots in the terminal.
+"""Play a CatZoo game in the terminal against bots or checkpoints. Type a move's number
+(or words of its name); ? lists the commands.
 
     catzoo play cat_in_the_box --players 4 --seat 1 --opponent heuristic --opponent random
     catzoo play lunar --players 2 --opponent ismcts:iterations=200 --save game.json
@@ -6,15 +7,16 @@
 
 from __future__ import annotations
 
+from argparse import RawDescriptionHelpFormatter
+
 from catzoo.cli.main import UsageError, parse_option
 from catzoo.policies.registry import SPEC_HELP
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "play", help="play a game against bots in the terminal",
-        description="Play a CatZoo game in the terminal against bots or checkpoints. Type a "
-                    "move's number (or words of its name); ? lists the commands.")
+    # the module's docstring is the command's help page, examples and all
+    p = subparsers.add_parser("play", help="play a game against bots in the terminal",
+                              description=__doc__, formatter_class=RawDescriptionHelpFormatter)
     p.add_argument("game", help="a game name from `catzoo list`")
     p.add_argument("--players", type=int, help="number of players (default: the game's usual)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")

@@ -1,4 +1,5 @@
-"""``catzoo replay FILE``: watch a saved game again, step by step, forwards and backwards.
+"""Watch a game saved by `catzoo play --save`, the web app or the arena again, step by
+step, forwards and backwards, every hand shown.
 
     catzoo replay game.json            # Enter: next move, b: back, N / -N: that many, q: stop
     catzoo replay game.json --all      # print every move at once (the default without a tty)
@@ -7,15 +8,15 @@
 from __future__ import annotations
 
 import sys
+from argparse import RawDescriptionHelpFormatter
 
 from catzoo.cli.main import UsageError
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "replay", help="watch a saved game (JSON replay) step by step",
-        description="Replay a game saved by `catzoo play --save`, the web app or the arena. "
-                    "Every hand is shown: the game is over.")
+    # the module's docstring is the command's help page, examples and all
+    p = subparsers.add_parser("replay", help="watch a saved game (JSON replay) step by step",
+                              description=__doc__, formatter_class=RawDescriptionHelpFormatter)
     p.add_argument("file", help="a replay file (JSON)")
     p.add_argument("--all", action="store_true",
                    help="print the whole game without waiting (default when not on a terminal)")

@@ -1,4 +1,5 @@
-"""``catzoo serve``: the web app, to play against bots in a browser.
+"""Start the CatZoo web app (FastAPI on uvicorn), to play against bots in a browser. It
+listens on 127.0.0.1 only unless --host says otherwise.
 
     catzoo serve                       # http://127.0.0.1:8000/
     catzoo serve --port 9000 --checkpoints runs/
@@ -6,14 +7,15 @@
 
 from __future__ import annotations
 
+from argparse import RawDescriptionHelpFormatter
+
 from catzoo.cli.main import UsageError
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "serve", help="serve the web app: play against bots in a browser",
-        description="Start the CatZoo web app (FastAPI on uvicorn). It listens on 127.0.0.1 "
-                    "only unless --host says otherwise.")
+    # the module's docstring is the command's help page, examples and all
+    p = subparsers.add_parser("serve", help="serve the web app: play against bots in a browser",
+                              description=__doc__, formatter_class=RawDescriptionHelpFormatter)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
