@@ -138,9 +138,8 @@ def chunks(seatings: list[Seating], cpus: int) -> list[list[Seating]]:
 def init_local(ray, **kwargs) -> None:
     """``ray.init(**kwargs)`` starting a local instance whose workers run at the caller's
     priority. Ray starts its workers at nice 15 (``RAY_worker_niceness``), so beside any
-    other busy process (a test worker, another run) they get a thirtieth of a core: a
-    20-second RLlib run took 185 s on 2 cores beside 3 busy processes, 24 s at nice 0.
-    A value the user set stays."""
+    other busy process (a test worker, another run) they get a thirtieth of a core and a
+    run takes many times as long. A value the user set stays."""
     os.environ.setdefault("RAY_worker_niceness", "0")
     ray.init(**kwargs)
 

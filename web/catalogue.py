@@ -22,12 +22,12 @@ log = logging.getLogger("catzoo.web")
 HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
 # Every bot the server seats answers in bounded time: random, the heuristics and
-# checkpoints do a fixed amount of work a move (benchmarks/bot_move_time.py: at most 0.1 s
-# on every game); a search bot thinks as long as it is let, so it is offered with a bounded
-# number of iterations and the server gives every search bot it builds a time budget per
-# move too (``Catalogue.make_bot``): 200 iterations of ISMCTS take under 0.5 s on the card
-# games, but minutes on Cats Knocking Things Off Ledges, whose playouts simulate whole
-# games. A browser must not be able to order an hour of search.
+# checkpoints do a fixed amount of work a move (benchmarks/bot_move_time.py measures it;
+# docs/play.md has the figures); a search bot thinks as long as it is let, so it is offered
+# with a bounded number of iterations and the server gives every search bot it builds a
+# time budget per move too (``Catalogue.make_bot``): a bounded number of iterations is
+# quick on the card games but not on Cats Knocking Things Off Ledges, whose playouts
+# simulate whole games. A browser must not be able to order an hour of search.
 SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
 MOVE_SECONDS = 2.0
 

@@ -3,8 +3,8 @@
 The socket is bound here, before uvicorn starts, so that port 0 (any free port) works and
 the caller learns the real address. It is made with protocol ``IPPROTO_TCP``: asyncio sets
 ``TCP_NODELAY`` on accepted connections only for such sockets, and without it each
-response on a kept-alive connection waits for the client's delayed ACK (a median of 44 ms
-a request instead of a few; ``benchmarks/web_latency.py`` measures both).
+response on a kept-alive connection waits for the client's delayed ACK
+(``benchmarks/web_latency.py`` measures both; the figures are in docs/play.md).
 
 Connections are held to a header timeout (``HEADER_SECONDS``): uvicorn times out idle
 kept-alive connections, but not one that never finishes its request headers.
@@ -38,8 +38,8 @@ def is_loopback(host: str) -> bool:
 
 
 def bind(host: str, port: int, nodelay: bool = True) -> socket.socket:
-    """The listening socket (``nodelay=False``: as it was made before, protocol 0, kept
-    only as the benchmark's reference)."""
+    """The listening socket (``nodelay=False``: a socket of protocol 0 without
+    ``TCP_NODELAY``, the reference ``benchmarks/web_latency.py`` measures against)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP if nodelay else 0)
     if nodelay:
