@@ -1,7 +1,8 @@
 """The one AEC adapter: turns any CatZoo rules engine into a PettingZoo ``AECEnv``.
 
 Masks, rewards, seeding, turn order, error handling and rendering live here once; each
-game's env module only names its engine class and documents itself.
+game's env module only documents itself and takes its ``raw_env`` and ``env`` from
+``env_api``, naming its engine class.
 
 Options shared by every CatZoo env (on top of the game's own options):
 
@@ -27,7 +28,8 @@ the same bounds as the observations.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -313,3 +315,30 @@ def wrap(raw: AECEnv):
     if getattr(raw, "illegal_action", "penalize") == "penalize":
         env = TerminateIllegal(env, illegal_reward=getattr(raw, "illegal_reward", -1.0))
     return OrderEnforcing(env)
+
+
+def env_api(module: str, state_cls: type[GameState], *, render_modes=RENDER_MODES,
+            **metadata: Any) -> tuple[type[CatZooAECEnv], Callable[..., AECEnv]]:
+    """The ``raw_env`` class and the ``env()`` function of the env module ``module`` (its
+    ``__name__``, e.g. ``catzoo.envs.lunar_v0``), for the engine ``state_cls``.
+
+    ``raw_env`` carries PettingZoo's metadata (the name is the module's, ``lunar_v0``;
+    ``render_modes``; any other ``metadata`` entries) and is the module's own class, so
+    its instances pickle; ``env(**options)`` is ``raw_env(**options)`` with ``wrap``'s
+    wrappers, PettingZoo's convention for an env module."""
+    name = module.rpartition(".")[2]
+    raw_env = type("raw_env", (CatZooAECEnv,), {
+        "__module__": module,
+        "__qualname__": "raw_env",
+        "__doc__": f"The {name} env without the wrappers ``env()`` adds.",
+        "state_cls": state_cls,
+        "metadata": {"render_modes": list(render_modes), "name": name,
+                     "is_parallelizable": False, **metadata},
+    })
+
+    def env(**options) -> AECEnv:
+        return wrap(raw_env(**options))
+
+    env.__module__, env.__qualname__ = module, "env"
+    env.__doc__ = f"The {name} env (see the module's docstring for its options)."
+    return raw_env, env

@@ -12,7 +12,7 @@ env = cat_in_the_box_v0.env(num_players=4, render_mode="ansi")
 | Registered id      | `catzoo/cat_in_the_box-v0` (`pettingzoo.make("aec", ...)`) |
 | Actions            | Discrete, masked                                       |
 | Parallel API       | No (turn-based)                                        |
-| Manual control     | `catzoo show cat_in_the_box` (bots); play comes later  |
+| Manual control     | `catzoo play cat_in_the_box` (terminal), `catzoo serve` (browser) |
 | Agents             | `agents = ["player_0", ..., "player_{n-1}"]`, n = 2-5  |
 | Action shape       | `Discrete(50)`                                         |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (50,), int8))` |
@@ -105,18 +105,7 @@ or "human".
 * v0: first release.
 """
 
-from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap
+from catzoo.envs.adapter import env_api
 from catzoo.games.cat_in_the_box import CatInTheBoxState
 
-
-class raw_env(CatZooAECEnv):
-    state_cls = CatInTheBoxState
-    metadata = {
-        "render_modes": list(RENDER_MODES),
-        "name": "cat_in_the_box_v0",
-        "is_parallelizable": False,
-    }
-
-
-def env(**kwargs):
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_api(__name__, CatInTheBoxState)

@@ -12,7 +12,7 @@ env = cat_tree_v0.env(render_mode="ansi")
 | Registered id      | `catzoo/cat_tree-v0` (`pettingzoo.make("aec", ...)`)   |
 | Actions            | Discrete, masked                                       |
 | Parallel API       | No (turn-based)                                        |
-| Manual control     | `catzoo show cat_tree` (bots); play comes later        |
+| Manual control     | `catzoo play cat_tree` (terminal), `catzoo serve` (browser) |
 | Agents             | `agents = ["player_0", "player_1"]` (partners)         |
 | Action shape       | `Discrete(5 + width * height)`: `Discrete(69)` on the default 8 x 8 grid |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (A,), int8))` |
@@ -119,18 +119,7 @@ untouched). `render_mode`: None, "ansi" or "human".
   rewards and rules, so v0 games, logs and checkpoints are unchanged.
 """
 
-from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap
+from catzoo.envs.adapter import env_api
 from catzoo.games.cat_tree import CatTreeState
 
-
-class raw_env(CatZooAECEnv):
-    state_cls = CatTreeState
-    metadata = {
-        "render_modes": list(RENDER_MODES),
-        "name": "cat_tree_v0",
-        "is_parallelizable": False,
-    }
-
-
-def env(**kwargs):
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_api(__name__, CatTreeState)

@@ -12,7 +12,7 @@ env = catsle_builders_v0.env(num_players=4, render_mode="ansi")
 | Registered id      | `catzoo/catsle_builders-v0` (`pettingzoo.make("aec", ...)`) |
 | Actions            | Discrete, masked                                       |
 | Parallel API       | No (turn-based)                                        |
-| Manual control     | `catzoo show catsle_builders` (bots); play comes later |
+| Manual control     | `catzoo play catsle_builders` (terminal), `catzoo serve` (browser) |
 | Agents             | `agents = ["player_0", ..., "player_{n-1}"]`, n = 3-5  |
 | Action shape       | `Discrete(125)`                                        |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (125,), int8))` |
@@ -115,18 +115,7 @@ convention, the game ends, the offender gets `illegal_reward`, a warning is logg
 * v0: first release.
 """
 
-from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap
+from catzoo.envs.adapter import env_api
 from catzoo.games.catsle_builders import CatsleBuildersState
 
-
-class raw_env(CatZooAECEnv):
-    state_cls = CatsleBuildersState
-    metadata = {
-        "render_modes": list(RENDER_MODES),
-        "name": "catsle_builders_v0",
-        "is_parallelizable": False,
-    }
-
-
-def env(**kwargs):
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_api(__name__, CatsleBuildersState)

@@ -12,7 +12,7 @@ env = ledges_v0.env(num_players=2, render_mode="rgb_array")
 | Registered id      | `catzoo/ledges-v0` (`pettingzoo.make("aec", ...)`)     |
 | Actions            | Discrete, masked                                       |
 | Parallel API       | No (turn-based)                                        |
-| Manual control     | `catzoo show ledges` (bots)                            |
+| Manual control     | `catzoo play ledges` (terminal), `catzoo serve` (browser) |
 | Agents             | `agents = ["player_0", ..., "player_{n-1}"]`, n = 2-4  |
 | Action shape       | `Discrete(3539)`                                       |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (3539,), int8))` |
@@ -120,21 +120,8 @@ different CPU or MuJoCo build may round differently).
   observation is unchanged) appends the `options` block of aiming features.
 """
 
-from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap
+from catzoo.envs.adapter import RENDER_MODES, env_api
 from catzoo.games.ledges import LedgesState
 
-LEDGES_RENDER_MODES = (*RENDER_MODES, "rgb_array")
-
-
-class raw_env(CatZooAECEnv):
-    state_cls = LedgesState
-    metadata = {
-        "render_modes": list(LEDGES_RENDER_MODES),
-        "name": "ledges_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
-
-
-def env(**kwargs):
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_api(__name__, LedgesState, render_modes=(*RENDER_MODES, "rgb_array"),
+                       render_fps=2)

@@ -12,7 +12,7 @@ env = lunar_v0.env(num_players=4, render_mode="ansi")
 | Registered id      | `catzoo/lunar-v0` (`pettingzoo.make("aec", ...)`)      |
 | Actions            | Discrete, masked                                       |
 | Parallel API       | No (turn-based)                                        |
-| Manual control     | `catzoo show lunar` (bots); play comes later           |
+| Manual control     | `catzoo play lunar` (terminal), `catzoo serve` (browser) |
 | Agents             | `agents = ["player_0", ..., "player_{n-1}"]`, n = 2 or 4 |
 | Action shape       | `Discrete(40)`                                         |
 | Observation shape  | `Dict(observation=Box(-4, 4, (N,), float32), action_mask=Box(0, 1, (40,), int8))` |
@@ -141,18 +141,7 @@ game untouched). `render_mode`: None, "ansi" or "human".
 * v0: first release.
 """
 
-from catzoo.envs.adapter import RENDER_MODES, CatZooAECEnv, wrap
+from catzoo.envs.adapter import env_api
 from catzoo.games.lunar import LunarState
 
-
-class raw_env(CatZooAECEnv):
-    state_cls = LunarState
-    metadata = {
-        "render_modes": list(RENDER_MODES),
-        "name": "lunar_v0",
-        "is_parallelizable": False,
-    }
-
-
-def env(**kwargs):
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_api(__name__, LunarState)
