@@ -1,10 +1,11 @@
 """Input features a policy network may take besides its observation (``network.features``).
 
 A network can find it hard to learn arithmetic that a hand-written bot does in a few lines:
-CATsle Builders' clone agrees with the heuristic on 76% of its plays whatever its size,
-because the heuristic weighs, for every card, the chance that each later player beats it,
-counted from the unseen cards. A feature set hands the network such estimates, computed
-from the observation alone (so any table can feed it), by the bot's own code (one source).
+the CATsle Builders heuristic weighs, for every card, the chance that each later player
+beats it, counted from the unseen cards, which a clone of it does not learn whatever its
+size (docs/training.md gives the figures). A feature set hands the network such
+estimates, computed from the observation alone (so any table can feed it), by the bot's
+own code (one source).
 
 A network with features reads ``[observation, features(observation, mask)]`` (the mask
 of the viewer's legal actions: all zeros when it is not to act); its checkpoint

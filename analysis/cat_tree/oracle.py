@@ -42,8 +42,8 @@ the one piece added, not recomputed), which is where the search spends its time.
 The upper bound (``catzoo.analysis.cat_tree.bound``, its argument in that module) is still
 above the best plan found on most deals: read ``score`` as the best known play of the
 deal, not a proven optimum, unless ``exact``. With ``program_seconds``, CP-SAT then
-looks for a better plan from the search's (``catzoo.analysis.cat_tree.program``): it finds
-one on about 2 deals in 5, a few percent better on average.
+looks for a better plan from the search's (``catzoo.analysis.cat_tree.program``; how often
+it finds one, and how much better, is measured in docs/cat_tree_oracle.md).
 """
 
 from __future__ import annotations

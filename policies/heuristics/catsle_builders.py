@@ -18,9 +18,8 @@ are full. Taking: the card of highest value. Column: the empty limited column wi
 largest limit (first suits get the most room), the 0 column only when nothing else is
 empty.
 
-Against random players (one bot, its seat rotating, 300 seeded games, default options)
-its mean standing reward is 0.39 / 0.82 / 0.93 and it wins 57% / 82% / 89% of games at
-3 / 4 / 5 players (a random player: 0 and 33% / 25% / 20%).
+Its results against random players and the other bots are on the leaderboard
+(``docs/leaderboard.md``).
 
 The estimates are computed for a batch of observations at once (``estimates``): the
 batched trainer plays this bot in thousands of games per rollout, and a network can take

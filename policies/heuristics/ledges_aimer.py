@@ -11,8 +11,8 @@ noise (the aiming features of ``catzoo.games.ledges.features``).
   stops batting while a bat is left, as the heuristic.
 
 The heuristic aims each bat at the nearest predicted miss of a target's centre; the aimer
-weighs each option over the noise instead, which wins about three games in four against
-the heuristic (2 players; figures in ``checkpoints/README.md``).
+weighs each option over the noise instead (its results against the heuristic are in
+``checkpoints/README.md``).
 
 The features come from the observation when the env has ``aim_features=True`` (no extra
 cost), else from the engine state that callers pass to ``act`` (``state=``): they are
