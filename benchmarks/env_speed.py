@@ -80,6 +80,23 @@ class FloorEnv(AECEnv):
         self.agent_selection = self.agents[self.t % len(self.agents)]
 
 
+def random_game(env, rng: np.random.Generator, seed: int) -> int:
+    """One game of uniformly random legal actions through the AEC API, from
+    ``reset(seed=seed)``, as a training loop plays it: its agent-steps."""
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+        env.step(action)
+        steps += 1
+    return steps
+
+
 class Runner:
     """Random legal play of one env, resumable: each call plays whole games for at least
     ``seconds`` of this process's CPU time (not wall time, so that other processes on a
@@ -95,16 +112,7 @@ class Runner:
         env, rng = self.env, self.rng
         start = time.process_time()
         while True:
-            env.reset(seed=self.seed + self.games)
-            for agent in env.agent_iter():
-                obs, _reward, terminated, truncated, _info = env.last()
-                if terminated or truncated:
-                    action = None
-                else:
-                    legal = np.flatnonzero(obs["action_mask"])
-                    action = int(legal[rng.integers(len(legal))])
-                env.step(action)
-                self.steps += 1
+            self.steps += random_game(env, rng, self.seed + self.games)
             self.games += 1
             elapsed = time.process_time() - start
             if elapsed >= seconds:

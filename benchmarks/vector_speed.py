@@ -46,13 +46,19 @@ if __name__ == "__main__":
 
 import argparse
 import itertools
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 
 from catzoo import vector
 from catzoo.games.registry import GAMES
+
+# the AEC env is played as benchmarks/env_speed.py plays it, by its own function
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from env_speed import random_game
 
 TARGET_STEPS = 1_000_000
 TARGET_SCALING = 1.8
@@ -161,16 +167,7 @@ def aec_speed(game: str, players: int, seconds: float) -> float:
     steps, games = 0, 0
     start = time.thread_time()
     while time.thread_time() - start < seconds:
-        env.reset(seed=games)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
+        steps += random_game(env, rng, games)
         games += 1
     return steps / (time.thread_time() - start)
 

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import warnings
+from pathlib import Path
 
 import numpy as np
 from pettingzoo.test import api_test, render_test, seed_test
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_benchmark(name: str):
+    """The script ``benchmarks/<name>.py`` as a module: the benchmarks are scripts that
+    print their figures, not a package, so tests load them by path."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None, name
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def random_playout(state, rng: random.Random, max_steps: int = 100_000):

@@ -5,24 +5,19 @@ a package of its own."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
+import numpy as np
 import pytest
 
 from catzoo.envs import cat_tree_v0
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "env_speed.py"
+from tests.helpers import BENCHMARKS, load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("env_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("env_speed")
 
 
 def test_compare_gives_both_envs_their_seconds_in_whole_games(bench):
@@ -37,6 +32,15 @@ def test_compare_gives_both_envs_their_seconds_in_whole_games(bench):
     assert env_run.steps % env_run.games == 0
 
 
+def test_a_random_game_plays_to_the_end_and_counts_every_agent_step(bench):
+    env = cat_tree_v0.env()
+    steps = bench.random_game(env, np.random.default_rng(0), seed=5)
+    assert not env.agents  # every agent stepped out of the ended game
+    # 8 turns of keep (both), order (the leader), place (both): 40, then a step per agent
+    assert steps == 8 * 5 + 2
+    assert bench.random_game(env, np.random.default_rng(0), seed=5) == steps
+
+
 def test_script_prints_a_row_per_player_count(bench, capsys):
     bench.main(["--games", "lunar", "--seconds", "0.02", "--trials", "1", "--chunk", "0.01"])
     out = capsys.readouterr().out
@@ -48,13 +52,11 @@ def test_script_prints_a_row_per_player_count(bench, capsys):
 
 
 def test_ab_script_compares_the_tree_with_a_revision(capsys):
-    root = SCRIPT.parents[1]
+    root = BENCHMARKS.parent
     if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                       check=False).returncode:
         pytest.skip("not a git checkout: the A/B script reads revisions with git")
-    spec = importlib.util.spec_from_file_location("env_ab", SCRIPT.with_name("env_ab.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("env_ab")
     module.main(["HEAD", "--games", "cat_tree", "--seconds", "0.02", "--trials", "1"])
     row = next(line for line in capsys.readouterr().out.splitlines()
                if line.startswith("cat_tree_v0 (2p)"))

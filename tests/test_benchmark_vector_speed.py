@@ -3,23 +3,16 @@ legal actions uniformly whatever its thread count, and its loops and soak run an
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from catzoo import vector
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "vector_speed.py"
+from tests.helpers import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("vector_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("vector_speed")
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
@@ -39,6 +32,11 @@ def test_the_sampler_draws_each_legal_action_uniformly(bench, threads):
     # each legal action's count within 5 standard deviations of its binomial mean
     sd = np.sqrt(draws * (1 / legal) * (1 - 1 / legal))
     assert (np.abs(counts - expected)[mask == 1] <= (5 * sd + 1).repeat(20, 1)[mask == 1]).all()
+
+
+def test_the_aec_env_beside_it_is_played_as_env_speed_plays_it(bench):
+    assert bench.random_game.__module__ == "env_speed"
+    assert bench.aec_speed(vector.games_with_core()[0], 2, 0.02) > 0
 
 
 def test_the_loops_and_the_soak_run(bench, capsys):
