@@ -1,4 +1,5 @@
-"""The random-legal policy: uniform over the legal actions, seeded."""
+"""The random-legal policy, and the base of the bots that draw from a generator of their own
+(to break ties or to move at random)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ import numpy as np
 from catzoo.policies.base import Policy, legal_actions
 
 
-class RandomPolicy(Policy):
-    name = "random"
+class SeededPolicy(Policy):
+    """A policy with its own generator, ``rng``: seeded when built and again by
+    ``reset(seed)``; ``reset()`` without a seed lets it run on."""
 
     def __init__(self, seed: int | None = None):
-        self._seed = seed
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+class RandomPolicy(SeededPolicy):
+    """Uniform over the legal actions."""
+
+    name = "random"
 
     def act(self, observation, *, state=None, player=None) -> int:
         legal = legal_actions(observation)

@@ -33,18 +33,7 @@ from catzoo.games.cat_tree.core import (
 )
 from catzoo.games.cat_tree.core import CoreConfig as Rules
 from catzoo.games.cat_tree.core import make_config as rules_for
-from catzoo.games.cat_tree.options import (
-    BOX,
-    CATWALK,
-    HAMMOCK,
-    NEST,
-    NUM_TYPES,
-    PIPE,
-    SCRATCHER,
-    SHELF,
-    TOY,
-    CatTreeOptions,
-)
+from catzoo.games.cat_tree.options import NUM_TYPES, CatTreeOptions
 
 
 def occupied(boards) -> int:
@@ -106,20 +95,12 @@ def boards_from_picture(picture: str, options: CatTreeOptions | None = None):
 
 __all__ = [
     "BOTH_SIDES",
-    "BOX",
     "CARRIES",
-    "CATWALK",
     "FLAT_OR_SIDES",
-    "HAMMOCK",
     "HANGS",
-    "NEST",
     "OFF_FLOOR",
     "ON_FLAT",
-    "PIPE",
     "RULE_OF_TYPE",
-    "SCRATCHER",
-    "SHELF",
-    "TOY",
     "Rules",
     "boards_from_grid",
     "boards_from_picture",

@@ -46,7 +46,8 @@ from catzoo.games.catsle_builders.options import (
 )
 from catzoo.games.catsle_builders.scoring import card_key
 from catzoo.games.catsle_builders.state import COLUMN_BASE, TAKE_BASE
-from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.base import legal_actions
+from catzoo.policies.random_policy import SeededPolicy
 
 PERFECT_STEP = 2.0  # about the growth of the default bonus per perfect column
 CARD_SUIT = np.arange(NUM_CARDS) // VALUES
@@ -197,19 +198,15 @@ def _beat_chance(unseen, total, lead, tricks_left) -> np.ndarray:
     return np.where(total[:, None] > 0, p, 0.0)
 
 
-class CatsleBuildersHeuristic(Policy):
+class CatsleBuildersHeuristic(SeededPolicy):
     name = "heuristic"
 
     def __init__(self, num_players: int = 4, seed: int | None = None, take_counts=None):
+        super().__init__(seed)
         self.num_players = num_players
         self.layout = layout_for(num_players)
         self.takes = tuple(take_counts or DEFAULT_TAKE_COUNTS[num_players])
         self.num_suits = CatsleBuildersOptions(num_players=num_players).num_suits
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, observation, *, state=None, player=None) -> int:
         legal_actions(observation)  # the error for a mask with no legal action

@@ -44,7 +44,8 @@ from catzoo.games.ledges.state import (
     STOP,
     TOY_BASE,
 )
-from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.base import legal_actions
+from catzoo.policies.random_policy import SeededPolicy
 
 MU_G = G.MU_G
 LANDING_RANGE = (0.07, 0.16)
@@ -52,19 +53,15 @@ LANDING_DISTANCE = 0.11
 TARGET_HEIGHT = 5.0
 
 
-class LedgesHeuristic(Policy):
+class LedgesHeuristic(SeededPolicy):
     name = "heuristic"
 
     def __init__(self, num_players: int = 2, seed: int | None = None):
         if num_players not in (2, 3, 4):
             raise ValueError(f"ledges is a 2-4 player game, got num_players={num_players}")
+        super().__init__(seed)
         self.num_players = num_players
         self.layout = layout_for(num_players)
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     # --- reading the observation ---------------------------------------------------------------
     def _platforms(self, parts) -> list[dict]:

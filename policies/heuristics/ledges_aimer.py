@@ -24,23 +24,20 @@ from __future__ import annotations
 import numpy as np
 
 from catzoo.games.ledges import features as F
-from catzoo.games.ledges import geometry as G
-from catzoo.games.ledges.layout import BAT_OPTIONS, CAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS
-from catzoo.games.ledges.state import (
-    BAT,
-    BAT_BASE,
-    BUILD,
-    CAT,
-    CAT_BASE,
-    NUM_BUILD,
-    STOP,
-    TOY,
-    TOY_BASE,
-)
+from catzoo.games.ledges import state as S
+from catzoo.games.ledges.layout import BAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS
 from catzoo.policies.base import legal_actions
 from catzoo.policies.heuristics.ledges import LedgesHeuristic
 
-NUM_TOY_ACTIONS = TOY_OPTIONS // 2
+# Per aimed phase: its actions (first, end), where their options lie in the aiming
+# features (start, stop, features per option), and whether the best legal option must
+# expect points to be taken over the heuristic's choice (a bat is taken whatever it
+# expects: the aimer never stops batting while a bat is left).
+AIMED = {
+    S.BAT: ((S.BAT_BASE, S.STOP), (0, BAT_OPTIONS, F.BAT_FEATURES), False),
+    S.TOY: ((S.TOY_BASE, S.BAT_BASE), (BAT_OPTIONS, BAT_OPTIONS + TOY_OPTIONS, 2), True),
+    S.CAT: ((S.CAT_BASE, S.TOY_BASE), (BAT_OPTIONS + TOY_OPTIONS, OPTION_FEATURES, 2), True),
+}
 
 
 class LedgesAimer(LedgesHeuristic):
@@ -52,40 +49,23 @@ class LedgesAimer(LedgesHeuristic):
         if obs.shape[0] not in (size, size + OPTION_FEATURES):
             return super().act(observation, state=state, player=player)  # its error
         phase = int(np.argmax(self.layout.decode(obs[:size])["phase"]))
-        legal = legal_actions(observation)
-        if phase == BUILD and legal[0] < NUM_BUILD:
-            return super().act(observation, state=state, player=player)
-        mask = observation["action_mask"].astype(bool)
-        if phase == BAT:
-            value = self._features(obs, state, phase)[:, 0]
-            value = np.where(mask[BAT_BASE:STOP], value, -1.0)
-            if value.max() >= 0.0:
-                return BAT_BASE + int(np.argmax(value))
-        elif phase == TOY:
-            value = self._features(obs, state, phase)[:, 0]
-            value = np.where(mask[TOY_BASE:TOY_BASE + NUM_TOY_ACTIONS], value, -1.0)
-            if value.max() > 0.0:
-                return TOY_BASE + int(np.argmax(value))
-        elif phase == CAT:
-            value = self._features(obs, state, phase)[:, 0]
-            value = np.where(mask[CAT_BASE:CAT_BASE + G.NUM_PLATFORMS], value, -1.0)
-            if value.max() > 0.0:
-                return CAT_BASE + int(np.argmax(value))
+        legal_actions(observation)  # the error for a mask with no legal action
+        if phase in AIMED:  # the build is the heuristic's
+            (first, end), (start, stop, per_option), needs_points = AIMED[phase]
+            value = self._features(obs, state)[start:stop].reshape(-1, per_option)[:, 0]
+            value = np.where(observation["action_mask"][first:end].astype(bool), value, -1.0)
+            best = value.max()
+            if best > 0.0 or (best == 0.0 and not needs_points):
+                return first + int(np.argmax(value))
         return super().act(observation, state=state, player=player)
 
-    def _features(self, obs: np.ndarray, state, phase: int) -> np.ndarray:
-        """The phase's aiming features, (options, features per option)."""
+    def _features(self, obs: np.ndarray, state) -> np.ndarray:
+        """The aiming features of every phase (the observation's last block)."""
         if obs.shape[0] == self.layout.obs_size + OPTION_FEATURES:
-            block = obs[self.layout.obs_size:]
-        elif state is not None:
-            block = state.options_block().astype(np.float32)  # as the observation holds it
-        else:
-            raise ValueError(
-                "ledges aimer: the observation has no aiming features (env option "
-                "aim_features=False) and no engine state was passed to act(state=...)"
-            )
-        if phase == BAT:
-            return block[:BAT_OPTIONS].reshape(F.NUM_BATS, F.BAT_FEATURES)
-        if phase == TOY:
-            return block[BAT_OPTIONS:BAT_OPTIONS + TOY_OPTIONS].reshape(-1, 2)
-        return block[BAT_OPTIONS + TOY_OPTIONS:].reshape(CAT_OPTIONS // 2, 2)
+            return obs[self.layout.obs_size:]
+        if state is not None:
+            return state.options_block().astype(np.float32)  # as the observation holds it
+        raise ValueError(
+            "ledges aimer: the observation has no aiming features (env option "
+            "aim_features=False) and no engine state was passed to act(state=...)"
+        )

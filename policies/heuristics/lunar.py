@@ -38,7 +38,8 @@ from catzoo.games.lunar.core import (
 )
 from catzoo.games.lunar.layout import layout_for
 from catzoo.games.lunar.options import LunarOptions
-from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.base import legal_actions
+from catzoo.policies.random_policy import SeededPolicy
 
 FULL = [SUIT_COPIES] * NUM_SUITS + [RANK_COPIES] * (NUM_CARDS - NUM_SUITS)
 
@@ -47,21 +48,17 @@ def _counts(vec, scale: float) -> list[int]:
     return [round(float(x) * scale) for x in vec]
 
 
-class LunarHeuristic(Policy):
+class LunarHeuristic(SeededPolicy):
     name = "heuristic"
 
     def __init__(self, num_players: int = 4, seed: int | None = None,
                  options: LunarOptions | None = None):
+        super().__init__(seed)
         self.num_players = num_players
         self.layout = layout_for(num_players)
         self.options = options or LunarOptions(num_players=num_players)
         self.stars = self.options.card_stars
         self.track_stars = self.options.track_stars
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     # --- entry point ----------------------------------------------------------------------
     def act(self, observation, *, state=None, player=None) -> int:
