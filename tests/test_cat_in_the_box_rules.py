@@ -279,14 +279,17 @@ def test_tie_break_by_final_round_score():
     assert s.winners() == [0, 1]
 
 
-def test_options_are_validated():
-    with pytest.raises(OptionsError, match="num_players=6"):
-        CatInTheBoxState.new(num_players=6)
-    with pytest.raises(OptionsError, match="predictions"):
-        CatInTheBoxState.new(predictions="2-5")
-    with pytest.raises(OptionsError, match="row_order"):
-        CatInTheBoxState.new(row_order=("blue", "blue", "green", "red"))
-    with pytest.raises(OptionsError, match="unknown option"):
-        CatInTheBoxState.new(colours=3)
+@pytest.mark.parametrize(("options", "message"), [
+    ({"num_players": 6}, "num_players=6"),
+    ({"predictions": "2-5"}, "predictions"),
+    ({"row_order": ("blue", "blue", "green", "red")}, "row_order"),
+    ({"colours": 3}, "unknown option"),
+])
+def test_options_are_validated(options, message):
+    with pytest.raises(OptionsError, match=message):
+        CatInTheBoxState.new(**options)
+
+
+def test_the_row_order_may_be_given_as_text():
     assert CatInTheBoxState.new(row_order="red,green,yellow,blue").options.row_order == (
         "red", "green", "yellow", "blue")

@@ -21,7 +21,13 @@ from catzoo.games.catsle_builders.layout import layout_for
 from catzoo.games.catsle_builders.state import COLUMN, COLUMN_BASE, PLAY, TAKE, TAKE_BASE
 from catzoo.games.compiled import core_config
 from tests.helpers import random_moves, random_playout
-from tests.test_catsle_builders_rules import card, deal, play
+from tests.test_catsle_builders_rules import (
+    card,
+    deal,
+    play,
+    sideways_first_trick,
+    sideways_last_trick,
+)
 
 
 def python_deal(rng: random.Random, n: int, hand: int, deck: int):
@@ -207,19 +213,10 @@ def test_observation_values_through_a_hand_worked_trick():
 
 
 def test_observation_of_a_sideways_card_and_of_the_game_end():
-    state = deal(3, [["W12", "G1"], ["W1", "G12"], ["W6", "T5"]],
-                 column_limits=(1, 1, 1, 1), perfect_bonus=(0, 0, 0, 0, 0))
-    play(state, "W12", "W1", "W6")
-    state.apply(TAKE_BASE + card("W6"))
-    state.apply(COLUMN_BASE + 0)
-    state.apply(COLUMN_BASE + 3)  # P2: two Walls in a column of limit 1
+    state = sideways_first_trick()  # P2: two Walls in a column of limit 1
     column = _view(state, 2)["board"][0].reshape(5, 8)[3]
     np.testing.assert_array_equal(column, np.float32([1, 0, 0, 0, 0, 2 / 5, -1 / 5, 1 / 5]))
-    play(state, "T5", "G1", "G12")
-    state.apply(TAKE_BASE + card("G1"))
-    state.apply(COLUMN_BASE + 1)
-    state.apply(COLUMN_BASE + 0)
-    state.apply(COLUMN_BASE + 1)
+    sideways_last_trick(state)
     assert state.is_terminal() and state.scores() == [1, 2, 0]
     v = _view(state, 0)
     np.testing.assert_array_equal(v["score"][:, 0], np.float32([1 / 50, 2 / 50, 0]))

@@ -164,20 +164,31 @@ def test_negative_round_is_clipped_to_zero():
     assert board_score([6, 1, 0, 0], DEFAULT_COLUMN_LIMITS, DEFAULT_PERFECT_BONUS) == (0, 0)
 
 
-def test_sideways_and_clipping_in_play():
-    # Limits of 1: P2's second Walls goes sideways.
+def sideways_first_trick() -> CatsleBuildersState:
+    """Limits of 1 at 3 players, after the first trick: P2 has put W12 and W1 in its Walls
+    column (limit 1), the second one sideways."""
     state = deal(3, [["W12", "G1"], ["W1", "G12"], ["W6", "T5"]],
                  column_limits=(1, 1, 1, 1), perfect_bonus=(0, 0, 0, 0, 0))
     play(state, "W12", "W1", "W6")
     state.apply(TAKE_BASE + card("W6"))
     state.apply(COLUMN_BASE + 0)
     state.apply(COLUMN_BASE + 3)
-    assert state.col_cards[2][3] == [card("W12"), card("W1")]
+    return state
+
+
+def sideways_last_trick(state: CatsleBuildersState) -> None:
+    """The last trick of ``sideways_first_trick``'s round, which ends the game."""
     play(state, "T5", "G1", "G12")
     state.apply(TAKE_BASE + card("G1"))  # P2 takes G1 into a column of its choice
     state.apply(COLUMN_BASE + 1)
     state.apply(COLUMN_BASE + 0)  # P1: T5
     state.apply(COLUMN_BASE + 1)  # P1: G12
+
+
+def test_sideways_and_clipping_in_play():
+    state = sideways_first_trick()
+    assert state.col_cards[2][3] == [card("W12"), card("W1")]
+    sideways_last_trick(state)
     assert state.is_terminal()
     # P2: Walls 2 cards in limit 1 -> -1, Gables 1 in limit 1 -> +1: 0.
     assert state.round_scores == [[1, 2, 0]]

@@ -105,15 +105,15 @@ def test_by_default_an_illegal_move_ends_the_game_by_pettingzoos_own_wrapper():
         env.step(0)
 
 
-def test_unknown_options_and_bad_settings_are_named():
-    with pytest.raises(OptionsError, match="unknown option.*'colours'"):
-        cat_in_the_box_v0.env(colours=5)
-    with pytest.raises(OptionsError, match="reward='dense'"):
-        cat_in_the_box_v0.env(reward="dense")
-    with pytest.raises(OptionsError, match="render_mode='rgb'"):
-        cat_in_the_box_v0.env(render_mode="rgb")
-    with pytest.raises(OptionsError, match="illegal_action"):
-        cat_in_the_box_v0.env(illegal_action="ignore")
+@pytest.mark.parametrize(("setting", "message"), [
+    ({"colours": 5}, "unknown option.*'colours'"),
+    ({"reward": "dense"}, "reward='dense'"),
+    ({"render_mode": "rgb"}, "render_mode='rgb'"),
+    ({"illegal_action": "ignore"}, "illegal_action"),
+])
+def test_unknown_options_and_bad_settings_are_named(setting, message):
+    with pytest.raises(OptionsError, match=message):
+        cat_in_the_box_v0.env(**setting)
 
 
 def test_only_the_agent_on_turn_has_legal_actions():
