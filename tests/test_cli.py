@@ -27,25 +27,31 @@ def test_show_prints_a_seeded_game_turn_by_turn(capsys):
     assert capsys.readouterr().out == first
 
 
-# Mistakes on the command line, each with what its one-line error says; a mistyped name
-# gets the nearest valid one.
-ERRORS = [
-    (["show", "chess"], "unknown game 'chess'; known games:"),
-    (["show", "cat_in_the_box", "--players", "7"], "played by 2, 3, 4, 5 players, not 7"),
-    (["show", "cat_in_the_box", "-o", "colour=red"], "unknown option(s) 'colour'"),
-    (["show", "cat_in_the_box", "-o", "rounds=many"], "rounds='many' is not allowed"),
-    (["show", "cat_in_the_box", "--policy", "genius"], "unknown policy 'genius'"),
-    (["show", "cat_in_the_box", "-o", "rounds"], "must look like key=value"),
-    (["show", "lunr"], "did you mean 'lunar'?"),
-    (["show", "cat_in_the_box", "-o", "round=single"], "did you mean 'rounds'?"),
-    (["show", "cat_in_the_box", "-o", "rounds=singel"], "did you mean 'single'?"),
-    (["show", "cat_in_the_box", "--policy", "heuristc"], "did you mean 'heuristic'?"),
-    (["show", "cat_in_the_box", "--policy", "ismcts:iteration=5"], "did you mean 'iterations'?"),
-    (["show", "lunar", "--policy", "shipped:luna"], "did you mean 'lunar'?"),
-]
+# Mistakes on the command line, by what is mistaken, each with what its one-line error
+# says; a mistyped name gets the nearest valid one.
+MISTAKES = {
+    "game": [(["show", "chess"], "unknown game 'chess'; known games:"),
+             (["show", "lunr"], "did you mean 'lunar'?")],
+    "players": [(["show", "cat_in_the_box", "--players", "7"],
+                 "played by 2, 3, 4, 5 players, not 7")],
+    "option": [(["show", "cat_in_the_box", "-o", "colour=red"], "unknown option(s) 'colour'"),
+               (["show", "cat_in_the_box", "-o", "round=single"], "did you mean 'rounds'?"),
+               (["show", "cat_in_the_box", "-o", "rounds"], "must look like key=value")],
+    "option value": [
+        (["show", "cat_in_the_box", "-o", "rounds=many"], "rounds='many' is not allowed"),
+        (["show", "cat_in_the_box", "-o", "rounds=singel"], "did you mean 'single'?")],
+    "policy": [
+        (["show", "cat_in_the_box", "--policy", "genius"], "unknown policy 'genius'"),
+        (["show", "cat_in_the_box", "--policy", "heuristc"], "did you mean 'heuristic'?"),
+        (["show", "cat_in_the_box", "--policy", "ismcts:iteration=5"],
+         "did you mean 'iterations'?"),
+        (["show", "lunar", "--policy", "shipped:luna"], "did you mean 'lunar'?")],
+}
 
 
-@pytest.mark.parametrize(("argv", "message"), ERRORS)
+@pytest.mark.parametrize(("argv", "message"), [
+    pytest.param(argv, message, id=f"{what}: {argv[-1]}")
+    for what, rows in MISTAKES.items() for argv, message in rows])
 def test_errors_are_one_line_messages(argv, message, capsys):
     assert main(argv) == 2
     captured = capsys.readouterr()
