@@ -23,58 +23,49 @@ from catzoo.games.ledges.state import (
     KINDS,
     PILLAR0,
     STOP,
-    TOY,
     TOY0,
     bat_action,
-    build_action,
     cat_action,
-    platform_anchor,
-    table_anchor,
     toy_action,
 )
-
-RECT_TT_LENGTHWISE = 14  # rectangular on two tall pillars, turned 0 degrees
-RECT_SS_LENGTHWISE = 2
-ROUND_SHORT, ROUND_TALL = 0, 1
-WEST, EAST = 4, 0
-TAP, PUSH, SWIPE, WHACK = range(4)
-YARN, MOUSE, FISH, FEATHER = range(4)
-
-
-def new(chance, players=2, **options):
-    return LedgesState.new(seed=0, num_players=players, dexterity=0.0, chance=chance, **options)
-
-
-def pass_turn(state):
-    """End the current turn quietly: the first legal cat and toy, a tap, then stop."""
-    start = state.turns_done
-    while state.turns_done == start and not state.is_terminal():
-        if state.phase in (CAT, TOY):
-            state.apply(state.legal_actions()[0])
-        elif state.phase == BAT:
-            state.apply(STOP if state.is_legal(STOP) else bat_action(EAST, TAP))
-        else:
-            raise AssertionError("pass_turn starts after the build")
+from tests.ledges_scenarios import (
+    FISH,
+    MOUSE,
+    PUSH,
+    RECT_SS,
+    RECT_TT,
+    ROUND_SHORT,
+    ROUND_TALL,
+    SWIPE,
+    TAP,
+    WEST,
+    WHACK,
+    YARN,
+    exact,
+    on_platform,
+    on_table,
+    pass_turn,
+)
 
 
 def tower_with_landing(**options):
     """Start platform #0 (level 1) in the middle, #1 on two tall pillars on it (level 3),
     and #2, a fish-icon rectangle on two short pillars on the table 12 cm west (level 1).
     Player 1 is to place a cat."""
-    s = new([0, 1, 2], **options)
-    s.apply(build_action(platform_anchor(0, 4), RECT_TT_LENGTHWISE))
+    s = exact([0, 1, 2], **options)
+    s.apply(on_platform(0, 4, RECT_TT))
     pass_turn(s)
-    s.apply(build_action(table_anchor(0, 3), RECT_SS_LENGTHWISE))
+    s.apply(on_table(0, 3, RECT_SS))
     assert s.build_order == [0, 1, 2] and s.phase == CAT
     assert [s.plat_level[c] for c in (0, 1, 2)] == [1, 3, 1]
     return s
 
 
 def test_well_built_tower_stands_five_seconds():
-    s = new([0, 1, 9])
-    s.apply(build_action(platform_anchor(0, 4), RECT_TT_LENGTHWISE))
+    s = exact([0, 1, 9])
+    s.apply(on_platform(0, 4, RECT_TT))
     pass_turn(s)
-    s.apply(build_action(platform_anchor(1, 4), ROUND_TALL))
+    s.apply(on_platform(1, 4, ROUND_TALL))
     assert s.phase == CAT and s.build_order == [0, 1, 9] and s.plat_level[9] == 5
     s.apply(cat_action(9))
     s.apply(toy_action(YARN, 0))
@@ -90,12 +81,12 @@ def test_well_built_tower_stands_five_seconds():
 
 
 def test_pillar_at_a_platform_edge_topples_it():
-    s = new([0, 8, 9])
-    s.apply(build_action(platform_anchor(0, 4), ROUND_SHORT))  # round #8 on the middle
+    s = exact([0, 8, 9])
+    s.apply(on_platform(0, 4, ROUND_SHORT))  # round #8 on the middle
     assert s.phase == CAT
     pass_turn(s)
     # Player 1 stands a short pillar on the rim of #8 (anchor 5: 2.2 cm out, -x): it tips.
-    s.apply(build_action(platform_anchor(8, 5), ROUND_SHORT))
+    s.apply(on_platform(8, 5, ROUND_SHORT))
     assert s.last_turn == {"player": 1, "points": 0, "reason": "the tower fell while building"}
     assert s.current_player == 0 and s.phase == BUILD
     # #8 and #9 with their pillars are back in the supply; #0 on its two pillars stands.
@@ -108,10 +99,10 @@ def test_pillar_at_a_platform_edge_topples_it():
 
 
 def test_fully_fallen_tower_is_set_up_again():
-    s = new([0, 8, 9, 5])
-    s.apply(build_action(platform_anchor(0, 4), ROUND_SHORT))
+    s = exact([0, 8, 9, 5])
+    s.apply(on_platform(0, 4, ROUND_SHORT))
     pass_turn(s)
-    s.apply(build_action(platform_anchor(8, 3), ROUND_SHORT))  # +y rim: everything falls
+    s.apply(on_platform(8, 3, ROUND_SHORT))  # +y rim: everything falls
     assert s.last_turn["points"] == 0 and "fell" in s.last_turn["reason"]
     # [S] redo setup step 1: a rectangular card (the next drawn: #5) on 2 short pillars.
     assert s.build_order == [5]
@@ -172,7 +163,7 @@ def test_noise_moves_placements_by_a_few_millimetres():
     clean = LedgesState.new(seed=3, num_players=2, dexterity=0.0, chance=[0, 8])
     noisy = LedgesState.new(seed=3, num_players=2, dexterity=1.0, chance=[0, 8])
     for s in (clean, noisy):
-        s.apply(build_action(platform_anchor(0, 4), ROUND_TALL))
+        s.apply(on_platform(0, 4, ROUND_TALL))
     offset = np.linalg.norm(noisy.pose[8, :2] - clean.pose[8, :2])
     assert 0 < offset < 0.01
     assert len(noisy.chance) > len(clean.chance)  # the noise draws are recorded

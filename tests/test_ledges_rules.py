@@ -27,28 +27,19 @@ from catzoo.games.ledges.state import (
     TOY,
     TOY_BASE,
     bat_action,
-    build_action,
     cat_action,
-    platform_anchor,
-    table_anchor,
     toy_action,
 )
 from tests.helpers import assert_replays, random_playout
-
-ROUND_SHORT, ROUND_TALL, RECT_SS = 0, 1, 2
-
-
-def new(players=2, chance=(0, 8, 9, 10, 11), **options):
-    return LedgesState.new(seed=0, num_players=players, dexterity=0.0, chance=list(chance), **options)
-
-
-def pass_turn(state):
-    start = state.turns_done
-    while state.turns_done == start and not state.is_terminal():
-        if state.phase == BUILD or state.phase in (CAT, TOY):
-            state.apply(state.legal_actions()[0])
-        else:
-            state.apply(STOP if state.is_legal(STOP) else bat_action(0, 0))
+from tests.ledges_scenarios import (
+    RECT_SS,
+    ROUND_SHORT,
+    ROUND_TALL,
+    exact,
+    on_platform,
+    on_table,
+    pass_turn,
+)
 
 
 def test_options_are_checked():
@@ -59,7 +50,7 @@ def test_options_are_checked():
 
 
 def test_setup_and_first_turn():
-    s = new()
+    s = exact()
     assert s.num_actions == NUM_ACTIONS == 3539
     assert s.current_player == 0 and s.phase == BUILD
     # [S] a random rectangular card on 2 short pillars in the centre.
@@ -73,31 +64,31 @@ def test_setup_and_first_turn():
 
 
 def test_a_build_takes_its_pieces_from_the_supply():
-    s = new()
-    s.apply(build_action(platform_anchor(0, 4), ROUND_TALL))
+    s = exact()
+    s.apply(on_platform(0, 4, ROUND_TALL))
     assert s.build_order == [0, 8] and s.plat_base[8] == 0 and s.plat_level[8] == 3
     assert s.supply() == (7, 7, 10, 11)
     assert s.phase == CAT
 
 
 def test_touching_platforms_are_masked():
-    s = new()
+    s = exact()
     # the start platform spans x -5..5 cm at level 1
-    assert not s.is_legal(build_action(table_anchor(4, 3), RECT_SS))  # overlaps it
-    assert not s.is_legal(build_action(table_anchor(5, 3), ROUND_SHORT))  # touches its rim
-    assert s.is_legal(build_action(table_anchor(5, 3), ROUND_TALL))  # one level higher: clear
-    assert s.is_legal(build_action(table_anchor(6, 3), RECT_SS))  # 2 cm away
+    assert not s.is_legal(on_table(4, 3, RECT_SS))  # overlaps it
+    assert not s.is_legal(on_table(5, 3, ROUND_SHORT))  # touches its rim
+    assert s.is_legal(on_table(5, 3, ROUND_TALL))  # one level higher: clear
+    assert s.is_legal(on_table(6, 3, RECT_SS))  # 2 cm away
     # a pillar going through the start platform is not legal either
-    assert not s.is_legal(build_action(table_anchor(4, 3), ROUND_TALL))
+    assert not s.is_legal(on_table(4, 3, ROUND_TALL))
     # pillars must stand wholly on a platform: rectangular across a round's rim is out
-    s.apply(build_action(platform_anchor(0, 4), ROUND_SHORT))
+    s.apply(on_platform(0, 4, ROUND_SHORT))
     pass_turn(s)
-    assert not any(s.is_legal(build_action(platform_anchor(8, k), v))
+    assert not any(s.is_legal(on_platform(8, k, v))
                    for k in range(1, 9) for v in range(2, 18))
 
 
 def test_mask_respects_the_supply(monkeypatch):
-    s = new()
+    s = exact()
     monkeypatch.setattr(LedgesState, "supply", lambda self: (0, 8, 0, 1))
     ok = s._available_variants()
     # only round cards, and a single tall pillar: round on a tall pillar only
@@ -109,8 +100,8 @@ def test_mask_respects_the_supply(monkeypatch):
 
 
 def test_build_is_skipped_when_the_supply_is_out(monkeypatch):
-    s = new()
-    s.apply(build_action(platform_anchor(0, 4), ROUND_TALL))
+    s = exact()
+    s.apply(on_platform(0, 4, ROUND_TALL))
     monkeypatch.setattr(LedgesState, "supply", lambda self: (0, 0, 0, 0))
     pass_turn(s)
     # [S] not enough pieces: player 1 goes straight to placing the cat
@@ -119,8 +110,8 @@ def test_build_is_skipped_when_the_supply_is_out(monkeypatch):
 
 
 def test_cat_masks_previous_and_occupied_platforms():
-    s = new()
-    s.apply(build_action(platform_anchor(0, 4), ROUND_TALL))
+    s = exact()
+    s.apply(on_platform(0, 4, ROUND_TALL))
     assert s.legal_actions() == [cat_action(0), cat_action(8)]
     s.apply(cat_action(8))
     assert s.phase == TOY
@@ -129,20 +120,20 @@ def test_cat_masks_previous_and_occupied_platforms():
     if s.phase == BAT:
         s.apply(STOP)
     # player 1: the platform with player 0's cat is taken
-    s.apply(build_action(table_anchor(0, 3), RECT_SS))
+    s.apply(on_table(0, 3, RECT_SS))
     assert s.phase == CAT
     assert cat_action(8) not in s.legal_actions()
     assert set(s.legal_actions()) == {cat_action(0), cat_action(9)}
     s.apply(cat_action(0))
     pass_turn(s)
     # player 0 again: not back to #8, the platform its cat is leaving; #0 has a cat
-    s.apply(build_action(table_anchor(6, 3), RECT_SS))
+    s.apply(on_table(6, 3, RECT_SS))
     assert s.cat_left == 8
     assert s.legal_actions() == [cat_action(9), cat_action(10)]
 
 
 def test_final_round_gives_every_other_player_one_turn():
-    s = new(players=3)
+    s = exact(players=3)
     s._end_turn(4, "test")
     assert s.final_left == -1
     s._end_turn(10, "test")  # player 1 reaches 10
@@ -157,7 +148,7 @@ def test_final_round_gives_every_other_player_one_turn():
 
 
 def test_ties_share_the_victory():
-    s = new(players=2)
+    s = exact(players=2)
     s._end_turn(10, "test")
     s._end_turn(10, "test")
     assert s.is_terminal() and s.winners() == [0, 1]
@@ -165,7 +156,7 @@ def test_ties_share_the_victory():
 
 
 def test_max_rounds_ends_the_game():
-    s = new(players=2, max_rounds=2)
+    s = exact(players=2, max_rounds=2)
     for _ in range(3):
         s._end_turn(0, "test")
     assert not s.is_terminal()
@@ -200,8 +191,8 @@ def test_resample_gives_fresh_noise_and_still_replays():
 
 
 def test_action_strings_and_render():
-    s = new()
-    assert s.action_to_string(build_action(table_anchor(6, 3), RECT_SS)) == (
+    s = exact()
+    assert s.action_to_string(on_table(6, 3, RECT_SS)) == (
         "build rectangular on short+short on the table at (+12, +0) cm turned 0 deg")
     assert s.action_to_string(cat_action(3)) == "place cat on platform 3"
     assert s.action_to_string(toy_action(2, 1)) == "move toy fish beside the cat (+y)"
