@@ -16,20 +16,7 @@ pytest.importorskip("mujoco")
 from catzoo.games.base import TERMINAL, IllegalActionError, OptionsError
 from catzoo.games.ledges import LedgesState
 from catzoo.games.ledges import geometry as G
-from catzoo.games.ledges.state import (
-    BAT,
-    BUILD,
-    CAT,
-    CAT_BASE,
-    NUM_ACTIONS,
-    NUM_BUILD,
-    STOP,
-    TOY,
-    TOY_BASE,
-    bat_action,
-    cat_action,
-    toy_action,
-)
+from catzoo.games.ledges import state as S
 from tests.helpers import assert_replays, random_playout
 from tests.ledges_scenarios import (
     RECT_SS,
@@ -51,16 +38,16 @@ def test_options_are_checked():
 
 def test_setup_and_first_turn():
     s = exact()
-    assert s.num_actions == NUM_ACTIONS == 3539
-    assert s.current_player == 0 and s.phase == BUILD
+    assert s.num_actions == S.NUM_ACTIONS == 3539
+    assert s.current_player == 0 and s.phase == S.BUILD
     # [S] a random rectangular card on 2 short pillars in the centre.
     assert s.build_order == [0] and s.plat_level[0] == 1
     assert s.supply() == (7, 8, 10, 12)
     assert s.chance[0] == 0
     legal = s.legal_actions()
-    assert legal and max(legal) < NUM_BUILD  # a turn starts with building
+    assert legal and max(legal) < S.NUM_BUILD  # a turn starts with building
     with pytest.raises(IllegalActionError):
-        s.apply(cat_action(0))
+        s.apply(S.cat_action(0))
 
 
 def test_a_build_takes_its_pieces_from_the_supply():
@@ -68,7 +55,7 @@ def test_a_build_takes_its_pieces_from_the_supply():
     s.apply(on_platform(0, 4, ROUND_TALL))
     assert s.build_order == [0, 8] and s.plat_base[8] == 0 and s.plat_level[8] == 3
     assert s.supply() == (7, 7, 10, 11)
-    assert s.phase == CAT
+    assert s.phase == S.CAT
 
 
 def test_touching_platforms_are_masked():
@@ -105,31 +92,31 @@ def test_build_is_skipped_when_the_supply_is_out(monkeypatch):
     monkeypatch.setattr(LedgesState, "supply", lambda self: (0, 0, 0, 0))
     pass_turn(s)
     # [S] not enough pieces: player 1 goes straight to placing the cat
-    assert s.current_player == 1 and s.phase == CAT
-    assert all(CAT_BASE <= a < TOY_BASE for a in s.legal_actions())
+    assert s.current_player == 1 and s.phase == S.CAT
+    assert all(S.CAT_BASE <= a < S.TOY_BASE for a in s.legal_actions())
 
 
 def test_cat_masks_previous_and_occupied_platforms():
     s = exact()
     s.apply(on_platform(0, 4, ROUND_TALL))
-    assert s.legal_actions() == [cat_action(0), cat_action(8)]
-    s.apply(cat_action(8))
-    assert s.phase == TOY
-    s.apply(toy_action(0, 0))
-    s.apply(bat_action(0, 0))
-    if s.phase == BAT:
-        s.apply(STOP)
+    assert s.legal_actions() == [S.cat_action(0), S.cat_action(8)]
+    s.apply(S.cat_action(8))
+    assert s.phase == S.TOY
+    s.apply(S.toy_action(0, 0))
+    s.apply(S.bat_action(0, 0))
+    if s.phase == S.BAT:
+        s.apply(S.STOP)
     # player 1: the platform with player 0's cat is taken
     s.apply(on_table(0, 3, RECT_SS))
-    assert s.phase == CAT
-    assert cat_action(8) not in s.legal_actions()
-    assert set(s.legal_actions()) == {cat_action(0), cat_action(9)}
-    s.apply(cat_action(0))
+    assert s.phase == S.CAT
+    assert S.cat_action(8) not in s.legal_actions()
+    assert set(s.legal_actions()) == {S.cat_action(0), S.cat_action(9)}
+    s.apply(S.cat_action(0))
     pass_turn(s)
     # player 0 again: not back to #8, the platform its cat is leaving; #0 has a cat
     s.apply(on_table(6, 3, RECT_SS))
     assert s.cat_left == 8
-    assert s.legal_actions() == [cat_action(9), cat_action(10)]
+    assert s.legal_actions() == [S.cat_action(9), S.cat_action(10)]
 
 
 def test_final_round_gives_every_other_player_one_turn():
@@ -194,9 +181,9 @@ def test_action_strings_and_render():
     s = exact()
     assert s.action_to_string(on_table(6, 3, RECT_SS)) == (
         "build rectangular on short+short on the table at (+12, +0) cm turned 0 deg")
-    assert s.action_to_string(cat_action(3)) == "place cat on platform 3"
-    assert s.action_to_string(toy_action(2, 1)) == "move toy fish beside the cat (+y)"
-    assert s.action_to_string(bat_action(2, 3)) == "bat N (whack)"
-    assert s.action_to_string(STOP) == "stop batting"
+    assert s.action_to_string(S.cat_action(3)) == "place cat on platform 3"
+    assert s.action_to_string(S.toy_action(2, 1)) == "move toy fish beside the cat (+y)"
+    assert s.action_to_string(S.bat_action(2, 3)) == "bat N (whack)"
+    assert s.action_to_string(S.STOP) == "stop batting"
     text = s.render()
     assert "Round 1/20" in text and "#0" in text and "supply" in text
