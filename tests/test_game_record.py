@@ -1,12 +1,19 @@
 """One record per game (``games/registry.py``): docs/adding_a_game.md lists the files a
-game needs, built here from every record; the lists the rest of CatZoo keeps are derived
-from the records; a game without a heuristic trains against random and the league."""
+game needs, as the code needs them (the modules its engine loads, the build, the record's
+fields); the lists the rest of CatZoo keeps are derived from the records; a game without
+a heuristic trains against random and the league."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
+import json
 import re
+import subprocess
+import sys
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -15,6 +22,32 @@ from catzoo.games.registry import GAMES, GameInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "adding_a_game.md"
+PLACEHOLDER = "<game>"
+COMPILED_ONLY = "(compiled core)"
+
+# Plays, observes, renders and replays one game of each engine (a replay reads the game's
+# log checks), then prints the modules of each game's package that were loaded: a fresh
+# interpreter, so that no other test's imports count.
+ENGINE_RUN = """
+import json, sys
+from catzoo.games.registry import GAMES
+loaded = {}
+for name, info in GAMES.items():
+    try:
+        cls = info.engine_class()
+    except ImportError:  # an engine whose extra is not installed (MuJoCo)
+        continue
+    state = cls.new(seed=0, num_players=info.default_players, **info.quick_options)
+    state.apply(state.legal_actions()[0])
+    state.observation(0)
+    state.render()
+    type(state).replay(state.action_log())
+for name in GAMES:
+    package = "catzoo.games." + name
+    loaded[name] = {m: getattr(sys.modules[m], "__file__", None) for m in sys.modules
+                    if m == package or m.startswith(package + ".")}
+print(json.dumps(loaded))
+"""
 
 
 def module_file(dotted: str) -> str:
@@ -24,54 +57,124 @@ def module_file(dotted: str) -> str:
     return "/".join(parts[1:]) + ".py"
 
 
-def files_of(info: GameInfo) -> list[tuple[str, bool]]:
-    """The files ``info`` needs, in the order docs/adding_a_game.md gives, each with
-    whether the record names it (an optional one may be absent)."""
-    engine = module_file(info.engine)
-    folder = engine.rpartition("/")[0]
-    options = module_file(info.engine_class().options_cls.__module__)
-    rows = [
-        (f"docs/rules/{info.name}.md", True),
-        (options, True),
-        (f"{folder}/layout.py", True),
-        (engine, True),
-        (f"{folder}/render.py", True),
-        (f"{folder}/__init__.py", True),
-        (f"tests/test_{info.name}_rules.py", True),
-        (f"tests/test_{info.name}_properties.py", True),
-        (module_file(info.env_module), True),
-        ("games/registry.py", True),
-        (module_file(info.heuristic) if info.heuristic else "policies/heuristics/<game>.py",
-         info.heuristic is not None),
-        (module_file(info.view) if info.view else "play/views/<game>.py", info.view is not None),
-        (f"web/static/{info.renderer}" if info.renderer else "web/static/games/<game>.js",
-         info.renderer is not None),
-        (info.config or "configs/<game>.yaml", info.config is not None),
-        (f"checkpoints/{info.name}/", (ROOT / "checkpoints" / info.name).is_dir()),
-    ]
-    return rows
+def relative(path) -> str:
+    return Path(path).resolve().relative_to(ROOT).as_posix()
 
 
-def documented() -> list[str]:
-    """The numbered list of docs/adding_a_game.md: each item's path."""
-    return re.findall(r"^\d+\. `([^`]+)`", DOC.read_text(), re.MULTILINE)
+@cache
+def cores() -> dict[str, str]:
+    """setup.py's ``CORES`` (module -> source), read without running setup.py."""
+    for node in ast.parse((ROOT / "setup.py").read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "CORES" for t in node.targets):
+            return dict(ast.literal_eval(node.value))
+    raise AssertionError("setup.py defines no CORES list")
+
+
+@cache
+def engine_modules() -> dict[str, dict[str, str]]:
+    done = subprocess.run([sys.executable, "-c", ENGINE_RUN], cwd=ROOT, capture_output=True,
+                          text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def package_files(game: str) -> set[str]:
+    """The files of ``game``'s package its engine loads; a compiled module as the source
+    setup.py builds it from."""
+    loaded = engine_modules()[game]
+    if not loaded:
+        pytest.skip(f"{game}'s engine cannot be imported here (an extra is missing)")
+    return {cores()[m] if m in cores() else relative(f) for m, f in loaded.items()}
+
+
+def record_files(info: GameInfo) -> set[str]:
+    """The files the record's fields name: modules by dotted name, the renderer under
+    web/static/, the config by its path in the repository."""
+    files = set()
+    for f in dataclasses.fields(info):
+        value = getattr(info, f.name)
+        for v in value.values() if isinstance(value, Mapping) else [value]:
+            if not isinstance(v, str):
+                continue
+            if v.startswith("catzoo."):
+                files.add(module_file(v))
+            elif f.name == "renderer":
+                files.add(f"web/static/{v}")
+            elif re.fullmatch(r"[\w./-]+\.\w+", v) and "/" in v:
+                files.add(v)
+    return files
+
+
+def files_of(info: GameInfo) -> set[str]:
+    """What the code says ``info``'s game needs: its package's files, the record's, the
+    registry holding the record, the rules page the tables read, the shipped checkpoints'
+    folder (when it ships any) and its tests."""
+    from catzoo.play.rules import rules_location
+
+    files = package_files(info.name) | record_files(info)
+    files |= {module_file(GameInfo.__module__), relative(rules_location(info.name))}
+    files |= {relative(p) for p in ROOT.glob(f"tests/test_{info.name}_*.py")}
+    try:
+        from catzoo.training.checkpoint import shipped_root
+    except ImportError:  # the training extra
+        root = None
+    else:
+        root = shipped_root()
+    if root is not None and (root / info.name).is_dir():
+        files.add(relative(root / info.name) + "/")
+    return files
+
+
+def in_general(path: str, game: str) -> str:
+    return path.replace(game, PLACEHOLDER)
+
+
+def documented() -> dict[str, str]:
+    """The numbered list of docs/adding_a_game.md: each item's path, with what follows it."""
+    return dict(re.findall(r"^\d+\. `([^`]+)`(.*)", DOC.read_text(), re.MULTILINE))
+
+
+def compiled(game: str) -> bool:
+    return any(f in cores().values() for f in package_files(game))
+
+
+def test_the_documented_files_are_the_ones_every_compiled_game_needs():
+    games = [g for g in sorted(GAMES) if engine_modules()[g] and compiled(g)]
+    assert games, "no game with a compiled core to read the list from"
+    needed = set.intersection(*({in_general(p, g) for p in files_of(GAMES[g])} for g in games))
+    assert set(documented()) == needed
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_documented_files_are_the_ones_the_record_names(game):
+def test_every_documented_file_of_a_game_exists(game):
     info = GAMES[game]
-    rows = files_of(info)
-    assert [path.replace(game, "<game>") for path, _ in rows] == documented()
-    missing = [path for path, present in rows if present and not (ROOT / path).exists()]
-    assert not missing, f"{game}: the record names files that do not exist: {missing}"
+    has = {in_general(p, game) for p in files_of(info)}
+    for path, note in documented().items():
+        if note.strip().startswith(COMPILED_ONLY) and not compiled(game):
+            continue
+        mine = path.replace(PLACEHOLDER, game)
+        if path in has:
+            assert (ROOT / mine).exists(), f"{game}: the code names {mine}, which does not exist"
+        else:
+            assert note.strip().startswith("(optional)"), f"{game} has no {mine}"
+
+
+def test_the_check_notices_a_file_the_page_leaves_out(monkeypatch):
+    items = {path: note for path, note in documented().items() if "log_check" not in path}
+    monkeypatch.setattr(sys.modules[__name__], "documented", lambda: items)
+    with pytest.raises(AssertionError):
+        test_the_documented_files_are_the_ones_every_compiled_game_needs()
 
 
 def test_a_config_is_required_and_the_optional_items_say_so():
-    text = DOC.read_text()
-    items = re.findall(r"^\d+\. `([^`]+)`(.*)", text, re.MULTILINE)
-    optional = {path for path, rest in items if rest.strip().startswith("(optional)")}
+    optional = {path for path, rest in documented().items()
+                if rest.strip().startswith("(optional)")}
     assert optional == {"policies/heuristics/<game>.py", "play/views/<game>.py",
                         "web/static/games/<game>.js", "checkpoints/<game>/"}
+    assert {path for path, rest in documented().items()
+            if rest.strip().startswith(COMPILED_ONLY)} == {
+        "games/<game>/core.pyx", "tests/test_<game>_core.py"}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
