@@ -50,14 +50,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.search.determinize import determinize
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
-from catzoo.policies.search.planner import score_margin
+from catzoo.policies.search.rollouts import Search, move_values
 
 OPTIONS = {
     "policy": (str, "shipped", lambda v: bool(v) and v != "pimc" and not v.startswith("pimc:"),
@@ -108,59 +105,9 @@ class PIMCPolicy(Policy):
 
     def values(self, state, player: int, legal: list[int], rollout: Policy) -> dict[int, float]:
         """Each legal action's mean rollout value for ``player``."""
-        sims, first = [], []
-        for _ in range(self.determinizations):
-            det = determinize(state, player, self.rng)
-            for a in legal:
-                sim = det.clone()
-                sim.apply_unchecked(a)
-                sims.append(sim)
-                first.append(a)
-        if self.playouts:
-            # The playouts' seeds come from a generator of their own (the re-deals are those
-            # of playouts=0); the copies of a re-deal share them (common random numbers).
-            gen = random.Random(self.rng.getrandbits(64))
-            seeds = [[gen.getrandbits(64) for _ in range(self.playouts)]
-                     for _ in range(self.determinizations)]
-            # Each half is played only when it weighs something (mix=0: no rollout either).
-            random_values = [playout_value(sim, player, seeds[i // len(legal)])
-                             if self.mix < 1 else 0.0 for i, sim in enumerate(sims)]
-        deals = len(state.chance)
-        cut = self.horizon == "deal"
-
-        def going(sim) -> bool:
-            return sim.current_player != TERMINAL and not (cut and len(sim.chance) != deals)
-
-        rolls = not (self.playouts and self.mix == 0)
-        live = [i for i, sim in enumerate(sims) if rolls and going(sim)]
-        while live:
-            obs = np.stack([sims[i].observation(sims[i].current_player) for i in live])
-            masks = np.stack([sims[i].legal_mask() for i in live])
-            actions = rollout.act_batch(obs, masks)
-            still = []
-            for i, action in zip(live, actions.tolist()):
-                sims[i].apply_unchecked(action)
-                if going(sims[i]):
-                    still.append(i)
-            live = still
-        totals = dict.fromkeys(legal, 0.0)
-        if self.playouts:
-            # Both halves are returns: the network's rollout finished by random playouts,
-            # mixed with random playouts from the move itself (AlphaGo's mixing of its
-            # value network and its rollouts, here the network's rollout and random ones).
-            for i, (sim, a) in enumerate(zip(sims, first)):
-                network = playout_value(sim, player, seeds[i // len(legal)]) if rolls else 0.0
-                totals[a] += self.mix * network + (1 - self.mix) * random_values[i]
-        else:
-            for sim, a in zip(sims, first):
-                totals[a] += self._value(sim, player)
-        return {a: t / self.determinizations for a, t in totals.items()}
-
-    @staticmethod
-    def _value(sim, player: int) -> float:
-        if sim.current_player == TERMINAL:
-            return float(sim.returns()[player])
-        return score_margin(sim, player)
+        return move_values([Search(state, player, legal, self.rng)], rollout,
+                           determinizations=self.determinizations, horizon=self.horizon,
+                           playouts=self.playouts, mix=self.mix)[0]
 
 
 def playout_value(sim, player: int, seeds: list[int]) -> float:

@@ -83,7 +83,12 @@ class PlannerPolicy(Policy):
 def score_margin(state, player: int) -> float:
     """``player``'s score over the other players' mean score (the planner's and PIMC's
     value of a position short of the game's end)."""
-    scores = np.asarray(state.scores(), dtype=np.float64)
+    return margin_of(state.scores(), player)
+
+
+def margin_of(scores, player: int) -> float:
+    """``player``'s score in ``scores`` (one per seat) over the others' mean."""
+    scores = np.asarray(scores, dtype=np.float64)
     others = np.delete(scores, player)
     return float(scores[player] - (others.mean() if others.size else 0.0))
 
