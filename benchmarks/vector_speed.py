@@ -17,14 +17,12 @@ observations and masks produced by every step, at 1 and 2 threads. It prints:
 Sampling is serial work between steps (Amdahl): ``engine`` shows what the threads do to
 the step itself. ``--sampler-threads K`` splits the sampling over K Python threads
 (numpy releases the GIL in its fills and loops), each with its own generator; the default
-is one, because libgomp's threads spin between steps (its default wait policy, which keeps
-the next step's start at about a microsecond where waking a sleeping thread costs about
-27 us on this 2-core VM) and a sampler thread would contend with them for the cores
-(measured at 4 players: whole loop 1.30x with one sampler thread, 1.06x with two;
-``OMP_WAIT_POLICY=PASSIVE``: 0.98x). On a machine busy with other processes, spinning teams
-wait for descheduled members: there ``OMP_WAIT_POLICY=PASSIVE`` does better (0.06x against
-0.83x at load 13). The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds, so
-that the drift of a shared machine's speed cancels in their ratio.
+is one, because libgomp's threads spin between steps (its default wait policy, which starts
+the next step sooner than waking sleeping threads would) and a sampler thread would
+contend with them for the cores. On a machine busy with other processes, spinning teams
+wait for descheduled members: there ``OMP_WAIT_POLICY=PASSIVE`` does better (docs/vector.md
+gives the figures). The 1- and 2-thread runs alternate in chunks of ``--chunk`` seconds,
+so that the drift of a shared machine's speed cancels in their ratio.
 
 Memory: ``--soak STEPS`` plays each case for STEPS agent-steps (e.g. ``--soak 1e8``) and
 prints the resident set size at intervals: flat means no leak.
@@ -40,8 +38,7 @@ import os
 if __name__ == "__main__":
     # numpy's OpenBLAS keeps a server thread per extra core polling for work it never gets
     # here (no BLAS in this loop), which takes time from the engine's second thread
-    # (measured on 2 cores: 2 threads 1.79x one with one BLAS thread, 0.91x with numpy's
-    # default). Set before numpy loads; a value already set is kept.
+    # (docs/vector.md). Set before numpy loads; a value already set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
