@@ -182,7 +182,8 @@ def main(argv=None) -> int:
     from catzoo.training import config as config_mod
     from catzoo.training.league import League
     from catzoo.training.policy_net import export_actor
-    from catzoo.training.trainer import build_model, policy_meta
+    from catzoo.training.run_dir import policy_meta
+    from catzoo.training.trainer import TRAINER, build_model
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="cat_in_the_box", choices=sorted(GAMES))
@@ -212,7 +213,7 @@ def main(argv=None) -> int:
                                                     options=config["env"]["options"])])
         model = build_model(config, probe, seed=0)
         meta = policy_meta(config, int(probe.observation_space.shape[0]),
-                           int(probe.action_space.n), 0, {"seed": 0})
+                           int(probe.action_space.n), 0, {"seed": 0}, {}, TRAINER)
         league = League(league_dir)
         league.add_snapshot(0, export_actor(model.policy), meta, 10)
         league.set_partner(0, export_actor(model.policy), meta)

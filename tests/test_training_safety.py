@@ -119,16 +119,16 @@ def test_a_full_disk_is_one_line_and_the_run_resumes_past_what_a_kill_left(
     monkeypatch.undo()
     # The disk stays full as long as the orphan holds its space (by hand, the only fix was
     # to find and delete it): resuming must clear it before it writes anything.
-    from catzoo.training import trainer
+    from catzoo.training import run_dir
 
-    real_write = trainer.atomic_write_text
+    real_write = run_dir.atomic_write_text
 
     def full_while_orphaned(path, text):
         if orphan.exists():
             raise OSError(errno.ENOSPC, "No space left on device")
         real_write(path, text)
 
-    monkeypatch.setattr(trainer, "atomic_write_text", full_while_orphaned)
+    monkeypatch.setattr(run_dir, "atomic_write_text", full_while_orphaned)
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0
     assert json.loads((ckpts / "latest.json").read_text())["step"] >= 256
     assert not orphan.exists() and not list(ckpts.glob(".tmp-*"))

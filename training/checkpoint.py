@@ -534,6 +534,21 @@ def load_trainer_state(directory: str | Path, as_torch=None):
         raise CheckpointError(f"{where}: {err}") from None
 
 
+def numpy_rng_state(rng: np.random.Generator) -> dict:
+    """A numpy generator's state as plain values (for a training state)."""
+    return dict(rng.bit_generator.state)
+
+
+def numpy_rng_from(state: dict) -> np.random.Generator:
+    """The generator ``numpy_rng_state`` recorded; a bad record raises ``ValueError``."""
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    if name not in ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"):
+        raise ValueError(f"not a numpy generator state: bit generator {name!r}")
+    bits = getattr(np.random, name)()
+    bits.state = state
+    return np.random.Generator(bits)
+
+
 # --- checkpoint directories: atomic, and what a kill leaves behind --------------------------
 TEMPORARY_PREFIX = ".tmp-"
 

@@ -33,6 +33,25 @@ IMITATION: dict[str, Any] = {
     "max_grad_norm": 0.5,
 }
 
+# Expert iteration: positions of the self-play labelled by a search over the current network,
+# which the network learns (catzoo.training.expert).
+EXPERT: dict[str, Any] = {
+    "states": 0,  # positions labelled per iteration (per rollout); 0: off
+    "batch": 64,  # positions whose searches step together (one forward pass per step)
+    "search": "pimc",  # the labelling search: pimc over the current network
+    # pimc's options (docs/arena.md), the rollout policy being the current network
+    "search_options": {"determinizations": 16, "horizon": "deal", "playouts": 4, "mix": 0.5},
+    "threads": 1,  # OpenMP threads stepping the searches' games in C
+    "temperature": 0.0,  # label: softmax(values / T) over the legal moves; 0: the search's move
+    "value_target": "search",  # search (its best move's value) | outcome (the game's, per seat)
+    "value_coef": 0.5,  # weight of the value loss beside the policy's cross-entropy
+    "buffer": 65536,  # the newest labels kept and learned from
+    "epochs": 1,  # passes over the buffer per iteration
+    "minibatch": 512,
+    "learning_rate": 0.0,  # 0: the PPO optimizer's current rate (annealed with it)
+    "ray": "",  # "" labels in this process; a Ray address (or "local") labels on Ray workers
+}
+
 PPO_DEFAULTS: dict[str, Any] = {
     "game": "",
     "trainer": "ppo",  # ppo (batched, catzoo.training.ppo) | sb3 (MaskablePPO, catzoo.training.trainer)
@@ -53,6 +72,7 @@ PPO_DEFAULTS: dict[str, Any] = {
     "network": {"hidden": [256, 256], "activation": "tanh", "critic": "separate",
                 "features": ""},
     "ppo": {
+        "enabled": True,  # the PPO update (false: the network learns the expert's labels only)
         "rollout_steps": 32,  # agent-steps of every game slot per rollout
         "learning_rate": 3.0e-4,
         "anneal_lr": True,  # linearly to 0 at total_steps
@@ -92,6 +112,7 @@ PPO_DEFAULTS: dict[str, Any] = {
     # Balanced tables (as `catzoo arena` seats two policies) against each opponent spec.
     "eval": {"interval": 2_000_000, "games": 200, "opponents": ["random", "heuristic"]},
     "imitation": IMITATION,
+    "expert": EXPERT,
 }
 
 # MaskablePPO through stable-baselines3 (``trainer: sb3``, catzoo.training.trainer).
@@ -143,9 +164,11 @@ DEFAULTS: dict[str, Any] = {
 
 TRAINERS = {"ppo": PPO_DEFAULTS, "sb3": DEFAULTS}
 # What `catzoo train --resume DIR --set ...` may change in a run being resumed.
-RESUMABLE = ("total_steps", "eval.", "checkpoint_interval", "vec_env.", "vector.")
+RESUMABLE = ("total_steps", "eval.", "checkpoint_interval", "vec_env.", "vector.",
+             "expert.ray", "expert.threads")
 
 VEC_KINDS = ("dummy", "subproc")
+SEARCHES = ("pimc",)  # the searches expert iteration labels with
 ACTIVATIONS = ("tanh", "relu")
 MIX_KEYS = ("league", "heuristic", "random")
 SCHEME_KEYS = ("latest", "uniform", "weighted")
@@ -154,7 +177,7 @@ SCHEME_KEYS = ("latest", "uniform", "weighted")
 # Mappings whose keys are free (checked by validate or the game): a config's mapping
 # replaces the default's whole, an override of one of its keys (league.mix.heuristic=0.5)
 # changes that key only.
-FREE_FORM = ("env.options", "league.mix", "league.scheme")
+FREE_FORM = ("env.options", "league.mix", "league.scheme", "expert.search_options")
 
 
 def _merge(base: dict, update: dict, where: str) -> dict:
@@ -314,12 +337,21 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     "league.active": (1, 10**6, False),
     "league.self_play": (0.0, 1.0, False),
     "ppo.reward_scale": (0.0, 1e6, True),
+    "expert.states": (0, 10**7, False),
+    "expert.batch": (1, 10**5, False),
+    "expert.threads": (1, 256, False),
+    "expert.temperature": (0.0, 100.0, False),
+    "expert.value_coef": (0.0, 100.0, False),
+    "expert.buffer": (1, 10**7, False),
+    "expert.epochs": (1, 1000, False),
+    "expert.minibatch": (1, 10**7, False),
+    "expert.learning_rate": (0.0, 1.0, False),
 }
 # The keys each trainer has (the rest of RANGES belongs to the other one).
 SB3_ONLY = ("vec_env.n_envs", "ppo.n_steps", "ppo.batch_size",
             "league.partner_refresh_interval")
 PPO_ONLY = ("vector.", "ppo.rollout_steps", "ppo.num_minibatches", "league.active",
-            "league.self_play", "ppo.reward_scale")
+            "league.self_play", "ppo.reward_scale", "expert.")
 TRAINER_RANGES = {
     "sb3": [k for k in RANGES if not k.startswith(PPO_ONLY)],
     "ppo": [k for k in RANGES if not k.startswith(SB3_ONLY)],
@@ -462,6 +494,49 @@ def _validate_ppo(config: dict, info) -> None:
         except (UnknownPolicyError, ValueError) as err:
             raise ConfigError(f"eval.opponents: {err}") from None
     _validate_teacher(config, info)
+    _validate_expert(config, info)
+
+
+def _validate_expert(config: dict, info) -> None:
+    """expert.*: the search and its options, and values in units the critic shares."""
+    ex, ppo = config["expert"], config["ppo"]
+    if not ppo["enabled"] and ex["states"] == 0:
+        raise ConfigError("ppo.enabled=false with expert.states=0: nothing would train the "
+                          "network; label positions (expert.states > 0) or enable PPO")
+    if ex["states"] == 0:
+        return
+    if ex["search"] not in SEARCHES:
+        raise ConfigError(f"expert.search={ex['search']!r}; use {', '.join(SEARCHES)}")
+    if ex["value_target"] not in ("search", "outcome"):
+        raise ConfigError(f"expert.value_target={ex['value_target']!r}; use search or outcome")
+    from catzoo.policies.search.options import SearchOptionError, check_options
+    from catzoo.policies.search.pimc import OPTIONS
+
+    given = ex["search_options"]
+    if "policy" in given:
+        raise ConfigError("expert.search_options.policy: the search's policy is the network "
+                          "being trained")
+    try:
+        opts = check_options("expert.search_options", given,
+                             {k: v for k, v in OPTIONS.items() if k != "policy"})
+    except SearchOptionError as err:
+        raise ConfigError(str(err)) from None
+    from catzoo import vector
+
+    if opts["playouts"] and not vector.has_core(info.name):
+        raise ConfigError(f"expert.search_options.playouts: {info.name} has no compiled core "
+                          "to play random playouts in")
+    ex["search_options"] = opts
+    if ex["value_target"] == "search" and not opts["playouts"] and opts["horizon"] == "deal":
+        raise ConfigError("expert.value_target=search needs values in standing units: give "
+                          "search_options.playouts > 0 or horizon=end, or use value_target=outcome")
+    if ex["value_coef"] > 0 and ppo["enabled"] and (
+            config["env"]["reward"] != "standing" or ppo["zero_sum"] or ppo["reward_scale"] != 1):
+        raise ConfigError("expert.value_coef > 0 beside PPO needs the critic in standing units "
+                          "(env.reward=standing, ppo.zero_sum=false, ppo.reward_scale=1); set "
+                          "expert.value_coef=0 to leave the critic to PPO")
+    if ex["ray"] and not isinstance(ex["ray"], str):
+        raise ConfigError(f"expert.ray={ex['ray']!r}: a Ray address, or local")
 
 
 def _validate_teacher(config: dict, info) -> None:

@@ -1,34 +1,20 @@
-"""A trained actor as a ``Policy``: the MLP evaluated in numpy from plain weight arrays.
+"""A trained actor as a ``Policy``: the masked MLP over ``Actor`` (training/actor.py), which
+plays in numpy: a checkpoint plays without torch, and a batch-of-one forward pass in numpy
+is several times cheaper than torch's.
 
-The actor of SB3's ``MaskableActorCriticPolicy`` (flatten -> hidden layers -> logits) is
-exported as arrays named ``pi.{i}.weight``/``pi.{i}.bias`` and ``action.weight``/
-``action.bias``. Playing needs nothing but numpy: a checkpoint plays without torch, and a
-batch-of-one forward pass in numpy is several times cheaper than torch's, which matters
-because opponents and partners act inside every training step.
+SB3's ``MaskableActorCriticPolicy`` (flatten -> hidden layers -> logits) exports its actor
+under the same names (``export_actor``), so its policies play through the same class.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
 from catzoo.policies import features
 from catzoo.policies.base import NoLegalActionError, Policy, legal_actions
+from catzoo.training.actor import ACTIVATIONS, Actor, expected_shapes
 
-ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
-
-
-def expected_shapes(obs_size: int, num_actions: int, hidden: list[int]) -> dict[str, tuple]:
-    shapes: dict[str, tuple] = {}
-    width = obs_size
-    for i, h in enumerate(hidden):
-        shapes[f"pi.{i}.weight"] = (h, width)
-        shapes[f"pi.{i}.bias"] = (h,)
-        width = h
-    shapes["action.weight"] = (num_actions, width)
-    shapes["action.bias"] = (num_actions,)
-    return shapes
+__all__ = ["ACTIVATIONS", "MLPPolicy", "expected_shapes", "export_actor"]
 
 
 def export_actor(sb3_policy) -> dict[str, np.ndarray]:
@@ -50,15 +36,16 @@ class MLPPolicy(Policy):
     """Masked MLP actor. ``deterministic``: the most likely legal action (for play and
     evaluation); otherwise a sample from the masked softmax (for training opponents)."""
 
-    def __init__(self, weights: dict[str, np.ndarray], hidden: list[int], activation: str,
-                 *, deterministic: bool = True, seed: int | None = None, name: str = "mlp",
-                 meta: dict | None = None):
-        self.layers = [(weights[f"pi.{i}.weight"], weights[f"pi.{i}.bias"])
-                       for i in range(len(hidden))]
-        self.out = (weights["action.weight"], weights["action.bias"])
-        self.activation = ACTIVATIONS[activation]
-        self.input_size = self.layers[0][0].shape[1] if self.layers else self.out[0].shape[1]
-        self.num_actions = self.out[0].shape[0]
+    def __init__(self, weights: dict[str, np.ndarray] | Actor, hidden: list[int] | None = None,
+                 activation: str | None = None, *, deterministic: bool = True,
+                 seed: int | None = None, name: str = "mlp", meta: dict | None = None):
+        if not isinstance(weights, Actor):
+            if hidden is None or activation is None:
+                raise TypeError("MLPPolicy: weights as a mapping need hidden and activation")
+            weights = Actor(weights, hidden, activation)
+        self.actor = weights
+        self.input_size = self.actor.input_size
+        self.num_actions = self.actor.num_actions
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.name = name
@@ -98,10 +85,7 @@ class MLPPolicy(Policy):
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """The action logits of one input vector ``(in,)`` or of a batch ``(B, in)``."""
-        for w, b in self.layers:
-            x = self.activation(x @ w.T + b)
-        w, b = self.out
-        return x @ w.T + b
+        return self.actor.logits(x)
 
     def _inputs(self, x: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Observations ``(B, size)`` with the network's input features after them."""

@@ -9,8 +9,8 @@ Every time a slot's game starts, its table is drawn:
   the learner does not: in a team game a whole team (the learner's partner is the learner),
   in a free-for-all a random non-empty proper subset of the seats.
 
-Opponents act in one batched call per opponent per step: a snapshot is a torch copy of an
-exported actor (``MLPPolicy`` weights), a bot takes its slots in one ``act_batch`` call
+Opponents act in one batched call per opponent per step: a snapshot is the actor read from
+its checkpoint, acting through torch views of its arrays (``ActorOpponent``), a bot takes its slots in one ``act_batch`` call
 (the Cat in the Box and CATsle Builders heuristics are vectorised; the others loop in
 Python). Snapshots are
 loaded on first use and dropped when no game holds them; new games draw from the newest
@@ -25,8 +25,10 @@ from typing import Protocol
 import numpy as np
 import torch
 
+from catzoo.training.league import snapshot_weights
+
 LEARNER = 0
-# The kinds of table a game can be dealt (``Tables.kind`` indexes this).
+# The kinds of table a game can be dealt (``SlotSeating.kind`` indexes this).
 KINDS_OF_TABLES = ("self_play", "league", "heuristic", "random")
 
 
@@ -34,25 +36,16 @@ class Opponent(Protocol):
     def act(self, obs: np.ndarray, mask: np.ndarray, generator) -> np.ndarray: ...
 
 
-class SnapshotOpponent:
-    """A frozen actor in torch: hidden layers then logits, masked, sampled or argmax."""
+class ActorOpponent:
+    """A frozen actor (a league snapshot, training/actor.py) acting through its torch pass
+    over the arrays it was loaded with: masked, sampled or argmax."""
 
-    def __init__(self, weights: dict[str, np.ndarray], hidden: list[int], activation: str,
-                 deterministic: bool):
-        self.layers = [(torch.from_numpy(np.ascontiguousarray(weights[f"pi.{i}.weight"])),
-                        torch.from_numpy(np.ascontiguousarray(weights[f"pi.{i}.bias"])))
-                       for i in range(len(hidden))]
-        self.out = (torch.from_numpy(np.ascontiguousarray(weights["action.weight"])),
-                    torch.from_numpy(np.ascontiguousarray(weights["action.bias"])))
-        self.activation = torch.tanh if activation == "tanh" else torch.relu
-        self.deterministic = deterministic
+    def __init__(self, actor, deterministic: bool):
+        self.actor, self.deterministic = actor, deterministic
 
     @torch.no_grad()
     def act(self, obs: np.ndarray, mask: np.ndarray, generator: torch.Generator) -> np.ndarray:
-        x = torch.from_numpy(obs)
-        for w, b in self.layers:
-            x = self.activation(torch.addmm(b, x, w.T))
-        logits = torch.addmm(self.out[1], x, self.out[0].T)
+        logits = self.actor.logits_torch(torch.from_numpy(obs))
         logits = logits.masked_fill(torch.from_numpy(mask) == 0, -1e9)
         if self.deterministic:
             return logits.argmax(1).numpy()
@@ -72,7 +65,7 @@ class BotOpponent:
         return self.policy.act_batch(obs[:, :self.obs_size], mask)
 
 
-class Tables:
+class SlotSeating:
     """The seat owners of every slot (``owner[i, s]``: 0 the learner, else an opponent code)
     and the opponents behind the codes."""
 
@@ -87,7 +80,7 @@ class Tables:
         self.league = league
         self.rng = rng
         self.bots = bots  # name -> BotOpponent (heuristic, random)
-        self.load_snapshot = load_snapshot  # snapshot id -> SnapshotOpponent
+        self.load_snapshot = load_snapshot  # snapshot id -> ActorOpponent
         self.owner = np.zeros((num_envs, num_players), dtype=np.int32)
         self.kind = np.zeros(num_envs, dtype=np.int8)  # KINDS index of each slot's table
         self.holder: list[str | None] = [None] * num_envs  # opponent key per slot
@@ -121,19 +114,10 @@ class Tables:
             elif how == "uniform":
                 picked.append(ids[int(self.rng.integers(len(ids)))])
             else:
-                picked.append(ids[int(self.rng.choice(len(ids), p=self._weights(ids, stats)))])
+                picked.append(ids[int(self.rng.choice(
+                    len(ids), p=snapshot_weights(stats, ids, self.league["weighted_power"])))])
         self.active = picked
         self._collect()
-
-    def _weights(self, ids: list[str], stats: dict) -> np.ndarray:
-        # Prioritised fictitious self-play: the snapshots the learner scores worst against
-        # come back more often (learner's score in [0, 1] against each, one prior draw).
-        w = np.empty(len(ids))
-        for k, sid in enumerate(ids):
-            games, total = stats.get(sid, [0, 0.0])
-            score = ((total + games) / 2 + 0.5) / (games + 1)
-            w[k] = (1.0 - score) ** self.league["weighted_power"] + 1e-3
-        return w / w.sum()
 
     def _code(self, key: str) -> int:
         code = self.codes.get(key)

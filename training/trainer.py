@@ -1,72 +1,49 @@
-"""MaskablePPO self-play for any CatZoo game: a run directory, a league, resumable.
+"""MaskablePPO self-play for any CatZoo game, in a run directory (training.run_dir: the same
+layout, checkpoints, resume and logs as the batched trainer's), with a league.
 
-A run directory holds::
-
-    config.yaml        the resolved configuration (every hyper-parameter)
-    seeds.json         the seeds of every session (the first run and each resume)
-    league/            snapshots (policy checkpoints), the partner copy, league.json
-    checkpoints/       step_XXXXXXXXXX/{trainer.safetensors, trainer.json, policy/,
-                       state.json}, latest.json
-    logs/              session-K/ (SB3 progress.csv + TensorBoard), eval.csv,
-                       imitation.json (the warm start's figures, when imitation is on)
-    policy/            the final policy checkpoint (safetensors + JSON)
-
-``checkpoints/latest.json`` is replaced atomically after a checkpoint directory is
-complete, so a run killed at any moment resumes from its last complete checkpoint; what
-a kill leaves half-written (``.tmp-*``) is never resumed from and is removed at the next
-start.
-
-Nothing in a run directory is a pickle: a checkpoint's training state (the policy's and
-the optimizer's tensors, the counters, the random generators) is safetensors + JSON
-(``checkpoint.save_trainer_state``), so resuming someone else's run directory cannot run
-their code. Runs written before held SB3's ``model.zip`` (pickles); those resume only
+Each checkpoint holds the model's training state (the policy's and the optimizer's
+tensors, the counters, the random generators) as safetensors + JSON
+(``checkpoint.save_trainer_state``), its policy, and ``state.json``; SB3's own logs go to
+``logs/session-K/`` (progress.csv and TensorBoard), the evaluations to ``logs/eval.csv``.
+Nothing in a run directory is a pickle, so resuming someone else's run directory cannot
+run their code. Runs written before held SB3's ``model.zip`` (pickles); those resume only
 with ``trust_run_dir`` (``--trust-run-dir``).
 """
 
 from __future__ import annotations
 
-import csv
-import json
-import os
-import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from catzoo.games import safe_json
-from catzoo.training import config as config_mod
 from catzoo.training import imitation
 from catzoo.training.checkpoint import (
-    TRAINER_STATE,
-    TRAINER_TENSORS,
     CheckpointError,
-    atomic_write_text,
     load_trainer_state,
-    remove_temporaries,
     save_policy,
     save_trainer_state,
-    write_directory,
 )
 from catzoo.training.league import League, LeagueSeats
 from catzoo.training.policy_net import MLPPolicy, export_actor
+from catzoo.training.run_dir import (
+    STATE,
+    RunDir,
+    RunError,
+    next_multiple,
+    read_json,
+    safe_checkpoint,
+)
 from catzoo.training.single_agent import SingleAgentEnv
 
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-KEEP_CHECKPOINTS = 2
+__all__ = ["SB3_ZIP", "Run", "RunError", "build_model", "make_vec_env", "resume", "train"]
+
+TRAINER = "catzoo.training (MaskablePPO self-play with league)"
 SB3_ZIP = "model.zip"  # the pickled format of runs written before; resumed only if trusted
-MAX_RUN_JSON_BYTES = 16 * 2**20
-
-
-class RunError(ValueError):
-    """A run directory that cannot be started or resumed, with the reason."""
-
-
-def _read_json(path: Path):
-    return safe_json.load_file(path, limit=MAX_RUN_JSON_BYTES, error=RunError)
 
 
 def sb3_training_state(model) -> dict:
@@ -130,29 +107,6 @@ def make_vec_env(config: dict, league_dir: Path, seed: int):
     return VecMonitor(kind(fns))
 
 
-def policy_meta(config: dict, obs_size: int, num_actions: int, steps: int, seeds: dict,
-                evals: dict | None = None) -> dict:
-    from catzoo.games.registry import get_game
-
-    state_cls = get_game(config["game"]).engine_class()
-    return {
-        "game": config["game"],
-        "env_version": state_cls.env_version,
-        "num_players": config["env"]["num_players"],
-        "env_options": config["env"]["options"],
-        "reward": config["env"]["reward"],
-        "teams": config["teams"],
-        "observation_size": obs_size,
-        "num_actions": num_actions,
-        "architecture": {"type": "mlp", "hidden": list(config["network"]["hidden"]),
-                         "activation": config["network"]["activation"]},
-        "steps": steps,
-        "seeds": seeds,
-        "eval": evals or {},
-        "trainer": "catzoo.training (MaskablePPO self-play with league)",
-    }
-
-
 def build_model(config: dict, vec, seed: int):
     import torch
     from sb3_contrib import MaskablePPO
@@ -172,89 +126,34 @@ def build_model(config: dict, vec, seed: int):
     )
 
 
-class Run:
-    """One training run in ``run_dir``: ``start`` a new one or ``resume`` an old one."""
+def checkpoint_kind(path: Path) -> str | None:
+    """"safe" (safetensors + JSON), "sb3-zip" (a run written before: pickles) or None
+    (incomplete: never resumed from)."""
+    if safe_checkpoint(path):
+        return "safe"
+    if (path / STATE).is_file() and (path / SB3_ZIP).is_file():
+        return "sb3-zip"
+    return None
 
-    def __init__(self, run_dir: str | Path, config: dict):
-        self.dir = Path(run_dir)
-        self.config = config
-        self.league = League(self.dir / "league")
-        self.ckpt_dir = self.dir / "checkpoints"
-        self.logs = self.dir / "logs"
-        self.ckpt_dir.mkdir(parents=True, exist_ok=True)
-        self.logs.mkdir(parents=True, exist_ok=True)
-        seeds_path = self.dir / "seeds.json"
-        self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
-        self.removed: list[str] = []  # temporaries of interrupted writes, cleared at start
-        self.seeds = (_read_json(seeds_path) if seeds_path.exists()
-                      else {"seed": config["seed"], "sessions": []})
-        imitation_path = self.logs / "imitation.json"
-        self.imitation = (_read_json(imitation_path) if imitation_path.exists()
-                          else None)
 
-    # --- creation -------------------------------------------------------------------------
-    @classmethod
-    def create(cls, run_dir: str | Path, config: dict) -> Run:
-        return cls(config_mod.new_run_dir(run_dir, config, RunError), config)
+class Run(RunDir):
+    """One SB3 training run in a run directory (training.run_dir): ``create`` a new one or
+    ``open`` one to resume, then ``train``."""
 
-    @classmethod
-    def open(cls, run_dir: str | Path, overrides=()) -> Run:
-        run_dir = Path(run_dir)
-        stored = config_mod.stored_config(run_dir, RunError)
-        allowed = ("total_steps", "eval.", "checkpoint_interval", "vec_env.")
-        for o in overrides:
-            if not o.split("=", 1)[0].strip().startswith(allowed):
-                raise RunError(
-                    f"override {o!r} cannot change a run being resumed; only total_steps, "
-                    "checkpoint_interval, eval.* and vec_env.* can")
-        config = config_mod.resolve(stored, overrides)
-        # What a kill or a full disk left half-written goes first: it is never resumed
-        # from, and on a full disk it holds the space the next writes need.
-        removed = [f"{folder}/{name}" for folder in ("checkpoints", "league")
-                   for name in remove_temporaries(run_dir / folder)]
-        atomic_write_text(run_dir / "config.yaml", config_mod.dump(config))
-        run = cls(run_dir, config)
-        run.removed = removed
-        return run
+    def __init__(self, path: str | Path, config: dict, **kwargs):
+        super().__init__(path, config, complete=lambda p: checkpoint_kind(p) is not None)
 
-    # --- checkpoints ------------------------------------------------------------------------
-    @staticmethod
-    def checkpoint_kind(path: Path) -> str | None:
-        """"safe" (safetensors + JSON), "sb3-zip" (a run written before: pickles) or None
-        (incomplete: never resumed from)."""
-        if not (path / "state.json").is_file():
-            return None
-        if (path / TRAINER_STATE).is_file() and (path / TRAINER_TENSORS).is_file():
-            return "safe"
-        if (path / SB3_ZIP).is_file():
-            return "sb3-zip"
-        return None
-
-    def checkpoints(self) -> list[Path]:
-        """Complete checkpoints, oldest first."""
-        return sorted(p for p in self.ckpt_dir.glob("step_*")
-                      if p.is_dir() and self.checkpoint_kind(p))
+    checkpoint_kind = staticmethod(checkpoint_kind)
 
     def latest_checkpoint(self) -> Path | None:
-        """The checkpoint ``latest.json`` names, or, if it names none that is complete,
-        the newest complete one."""
-        pointer = self.ckpt_dir / "latest.json"
-        if pointer.exists():
-            data = _read_json(pointer)
-            name = data.get("dir") if isinstance(data, dict) else None
-            if isinstance(name, str) and name.startswith("step_") and "/" not in name:
-                target = self.ckpt_dir / name
-                if target.is_dir() and self.checkpoint_kind(target):
-                    return target
-        done = self.checkpoints()
-        return done[-1] if done else None
+        return self.latest()
 
     def kept_partners(self) -> set[str]:
         """The partner copies the kept checkpoints resume with."""
         out = set()
         for path in self.checkpoints():
             try:
-                partner = _read_json(path / "state.json")["league"].get("partner")
+                partner = read_json(path / STATE)["league"].get("partner")
             except (RunError, KeyError, TypeError, AttributeError):
                 continue
             if isinstance(partner, str):
@@ -262,42 +161,18 @@ class Run:
         return out
 
     def save_checkpoint(self, model, evals: dict) -> Path:
-        step = int(model.num_timesteps)
-        name = f"step_{step:010d}"
-        final = self.ckpt_dir / name
-        if final.exists() and self.checkpoint_kind(final):
-            return final
-        shutil.rmtree(final, ignore_errors=True)
-
         def write(tmp: Path) -> None:
             save_trainer_state(tmp, sb3_training_state(model))
             self.export(model, tmp / "policy", evals)
-            atomic_write_text(tmp / "state.json", json.dumps(
-                {"num_timesteps": step, "league": self.league.data, "time": time.time(),
-                 "cpu_seconds": self.cpu_used()}))
 
-        write_directory(final, write)
-        atomic_write_text(self.ckpt_dir / "latest.json", json.dumps({"dir": name, "step": step}))
-        old = sorted(p for p in self.ckpt_dir.glob("step_*") if p.is_dir())
-        for p in old[:-KEEP_CHECKPOINTS]:
-            shutil.rmtree(p, ignore_errors=True)
+        final = self.write_checkpoint(int(model.num_timesteps), write, {"time": time.time()})
         # Partners only the dropped checkpoints named can go now.
         self.league.prune_partners(self.kept_partners())
         return final
 
     def meta(self, model, evals=None) -> dict:
-        obs_size = int(model.observation_space.shape[0])
-        meta = policy_meta(self.config, obs_size, int(model.action_space.n),
-                           int(model.num_timesteps), self.seeds, evals)
-        meta["cpu_seconds"] = round(self.cpu_used(), 1)
-        if self.imitation is not None:
-            meta["imitation"] = {k: self.imitation[k] for k in imitation.META_KEYS}
-        return meta
-
-    def cpu_used(self) -> float:
-        """CPU seconds of the whole run so far: earlier sessions plus this one (with its
-        SubprocVecEnv workers once they have exited; live workers are not counted)."""
-        return self.cpu_base + cpu_seconds() - self.cpu_start
+        return self.policy_meta(int(model.num_timesteps), int(model.observation_space.shape[0]),
+                                int(model.action_space.n), evals or {}, TRAINER)
 
     def export(self, model, path: Path, evals=None) -> Path:
         return save_policy(path, export_actor(model.policy), self.meta(model, evals))
@@ -305,9 +180,8 @@ class Run:
     def warm_start(self, model, seed: int, log) -> None:
         """Behaviour cloning of the heuristic, then a step-0 checkpoint, so that a run
         killed later resumes without cloning again (and keeps the CPU time it cost)."""
-        self.imitation = imitation.warm_start(imitation.SB3Model(model.policy), self.config,
-                                              seed, log=log)
-        atomic_write_text(self.logs / "imitation.json", json.dumps(self.imitation, indent=1))
+        self.save_imitation(imitation.warm_start(imitation.SB3Model(model.policy), self.config,
+                                                 seed, log=log))
         self.save_checkpoint(model, {})
 
     def current_policy(self, model) -> MLPPolicy:
@@ -315,46 +189,13 @@ class Run:
         return MLPPolicy(export_actor(model.policy), list(arch["hidden"]), arch["activation"],
                          name="learner")
 
-    def finished(self, ckpt: Path, step: int, log) -> Path:
-        """A run already at its step target: nothing is trained, evaluated or logged
-        again (no new session); the final policy is written if a kill left it missing."""
-        path = self.dir / "policy"
-        if not (path / "policy.json").is_file():
-            tmp = self.dir / f".policy-{os.getpid()}"
-            shutil.rmtree(tmp, ignore_errors=True)
-            shutil.copytree(ckpt / "policy", tmp)
-            shutil.rmtree(path, ignore_errors=True)
-            os.rename(tmp, path)
-        log(f"{self.dir} is already finished: step {step} of total_steps "
-            f"{self.config['total_steps']}; nothing to do (to train on, resume with a "
-            f"higher target: --steps N). The policy is {path}")
-        return path
-
-    def trim_eval_log(self, step: int) -> None:
-        """Resuming from the checkpoint at ``step``: the evaluations a killed session made
-        after it are of a policy that is lost, and the resumed session evaluates those
-        steps again, so their rows go (one row per step and opponent stays)."""
-        path = self.logs / "eval.csv"
-        if not path.exists():
-            return
-        with open(path, newline="") as f:
-            rows = list(csv.reader(f))
-        kept = rows[:1] + [r for r in rows[1:] if r and int(r[0]) <= step]
-        if len(kept) != len(rows):
-            import io
-
-            out = io.StringIO()
-            csv.writer(out).writerows(kept)
-            atomic_write_text(path, out.getvalue())
-
-
     def _resume_league(self, data, ckpt: Path, log) -> None:
         """The league as the checkpoint left it; snapshots or a partner it names that are
         gone (runs written before partners were kept for their checkpoints) are dropped,
         with a warning, and the partner is made again from the resumed weights."""
         if (not isinstance(data, dict) or not isinstance(data.get("snapshots"), list)
                 or not isinstance(data.get("stats"), dict)):
-            raise RunError(f"checkpoint {str(ckpt)!r}: state.json holds no league")
+            raise RunError(f"checkpoint {str(ckpt)!r}: {STATE} holds no league")
         kept = []
         for snap in data["snapshots"]:
             sid = snap.get("id") if isinstance(snap, dict) else None
@@ -372,15 +213,8 @@ class Run:
         self.league.data = data
         self.league.save()
 
-    @staticmethod
-    def _checkpoint_state(ckpt: Path) -> dict:
-        state = _read_json(ckpt / "state.json")
-        if not isinstance(state, dict) or not isinstance(state.get("num_timesteps"), int):
-            raise RunError(f"checkpoint {str(ckpt)!r}: state.json is not a checkpoint state")
-        return state
-
     def _check_trust(self, ckpt: Path, trust_run_dir: bool) -> None:
-        if self.checkpoint_kind(ckpt) == "sb3-zip" and not trust_run_dir:
+        if checkpoint_kind(ckpt) == "sb3-zip" and not trust_run_dir:
             raise RunError(
                 f"checkpoint {str(ckpt)!r} is in SB3's {SB3_ZIP} format, which holds "
                 "pickles: loading it runs whatever code the file holds. Resume it only "
@@ -389,7 +223,7 @@ class Run:
 
     def _read_training_state(self, ckpt: Path):
         """The checked training state of a safe checkpoint (None for a trusted SB3 zip)."""
-        if self.checkpoint_kind(ckpt) == "sb3-zip":
+        if checkpoint_kind(ckpt) == "sb3-zip":
             return None
         import torch
 
@@ -402,7 +236,7 @@ class Run:
         from sb3_contrib import MaskablePPO
 
         self._check_trust(ckpt, trust_run_dir)
-        if self.checkpoint_kind(ckpt) == "sb3-zip":
+        if checkpoint_kind(ckpt) == "sb3-zip":
             model = MaskablePPO.load(ckpt / SB3_ZIP, env=vec, device="cpu")
             model.set_random_seed(seed)
             return model
@@ -419,44 +253,32 @@ class Run:
 
         cfg = self.config
         torch.set_num_threads(cfg["torch_threads"])
-        for folder in (self.ckpt_dir, self.league.dir):
-            self.removed += [f"{folder.name}/{name}" for name in remove_temporaries(folder)]
-        for name in self.removed:
-            log(f"removed {name}, left incomplete by an interrupted write")
-        ckpt = self.latest_checkpoint()
-        training_state = None
+        self.clear_temporaries(log)
+        ckpt = self.latest(log)
+        training_state, info = None, {}
         if ckpt is not None:
-            done = self._checkpoint_state(ckpt)["num_timesteps"]
-            if done >= cfg["total_steps"]:
-                return self.finished(ckpt, done, log)
+            info = self.checkpoint_state(ckpt)
+            if info["step"] >= cfg["total_steps"]:
+                return self.finished(ckpt, info["step"], lambda c: c / "policy", log)
             # Refused, if it must be, before anything is written.
             self._check_trust(ckpt, trust_run_dir)
             training_state = self._read_training_state(ckpt)
-            self.trim_eval_log(done)
-        session = len(self.seeds["sessions"])
-        # Each session draws new games: a resumed run does not replay the games it saw.
-        seed = cfg["seed"] + 7919 * session
-        start = 0
-        self.cpu_start, self.cpu_base = cpu_seconds(), 0.0
+            self.truncate_rows(info["step"], ["eval.csv"])
+        cpu = info.get("cpu_seconds", 0.0)
+        session, seed = self.begin_session(
+            info.get("step", 0), cpu if isinstance(cpu, (int, float)) else 0.0,
+            model_seed=lambda s: s,
+            env_seeds=lambda s: [s + i for i in range(cfg["vec_env"]["n_envs"])])
         if ckpt is not None:
-            state = self._checkpoint_state(ckpt)
-            start = state["num_timesteps"]
-            cpu = state.get("cpu_seconds", 0.0)
-            self.cpu_base = float(cpu) if isinstance(cpu, (int, float)) else 0.0
-            self._resume_league(state.get("league"), ckpt, log)
+            self._resume_league(info.get("league"), ckpt, log)
         else:
             self.league = League(self.dir / "league")
             self.league.data = {"snapshots": [], "partner": None, "stats": {}}
-        self.seeds["sessions"].append({"session": session, "start_step": start,
-                                       "model_seed": seed, "env_seeds":
-                                       [seed + i for i in range(cfg["vec_env"]["n_envs"])]})
-        atomic_write_text(self.dir / "seeds.json", json.dumps(self.seeds, indent=1))
-
         vec = make_vec_env(cfg, self.league.dir, seed)
         try:
             if ckpt is not None:
                 model = self._load_checkpoint(ckpt, vec, seed, trust_run_dir, training_state)
-                log(f"resuming {self.dir} from step {start}")
+                log(f"resuming {self.dir} from step {info['step']}")
             else:
                 model = build_model(cfg, vec, seed)
                 if cfg["imitation"]["games"] > 0:
@@ -497,7 +319,7 @@ class TrainingCallback(BaseCallback):
         self.league_dirty = False
 
     def _next(self, interval: int) -> int:
-        return (self.num_timesteps // interval + 1) * interval
+        return next_multiple(self.num_timesteps, interval)
 
     def _on_training_start(self) -> None:
         from tqdm import tqdm
@@ -548,10 +370,11 @@ class TrainingCallback(BaseCallback):
                           "cpu_seconds": round(self.run.cpu_used(), 1), **results}
         return self.last_eval
 
+    EVAL_FIELDS = ["step", "opponent", "games", "win_rate", "win_lo", "win_hi",
+                   "mean_standing", "standing_lo", "standing_hi", "mean_score",
+                   "opponent_mean_score"]
+
     def _append_eval_csv(self, step: int, r: dict) -> None:
-        path = self.run.logs / "eval.csv"
-        fields = ["step", "opponent", "games", "win_rate", "win_lo", "win_hi", "mean_standing",
-                  "standing_lo", "standing_hi", "mean_score", "opponent_mean_score"]
         row = {"step": step, "opponent": r["opponent"], "games": r["games"],
                "win_rate": r.get("win_rate", ""), "mean_standing": r.get("mean_standing", ""),
                "mean_score": r.get("mean_score", ""),
@@ -559,12 +382,7 @@ class TrainingCallback(BaseCallback):
         if "win_rate_ci95" in r:
             row["win_lo"], row["win_hi"] = r["win_rate_ci95"]
             row["standing_lo"], row["standing_hi"] = r["mean_standing_ci95"]
-        new = not path.exists()
-        with open(path, "a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=fields)
-            if new:
-                w.writeheader()
-            w.writerow(row)
+        self.run.append_row("eval.csv", self.EVAL_FIELDS, row)
 
     def _on_step(self) -> bool:
         for info in self.locals.get("infos", ()):
@@ -615,9 +433,3 @@ def resume(run_dir: str | Path, overrides=(), progress: bool = True, log=print,
     checkpoint in SB3's pickled format (runs written before): only for your own runs."""
     return Run.open(run_dir, overrides).train(progress=progress, log=log,
                                               trust_run_dir=trust_run_dir)
-
-
-def cpu_seconds() -> float:
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-

@@ -35,7 +35,7 @@ def actor_weights(state: dict) -> dict[str, np.ndarray]:
 
 
 def export_policy(module_or_state, path: str | Path, meta: dict) -> Path:
-    """Write the checkpoint at ``path``; ``meta`` as ``catzoo.training.trainer.policy_meta``
+    """Write the checkpoint at ``path``; ``meta`` as ``catzoo.training.run_dir.policy_meta``
     makes it (game, env version, players, options, sizes, architecture...)."""
     state = module_or_state if isinstance(module_or_state, dict) else module_or_state.get_state()
     weights = actor_weights(state)

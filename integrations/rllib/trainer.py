@@ -45,16 +45,15 @@ def env_config(config: dict) -> dict:
 
 
 def policy_meta(config: dict, steps: int, learner_steps: int | None = None) -> dict:
-    """The checkpoint metadata, as CatZoo's trainer writes it (one source: its
-    ``policy_meta``), naming this trainer."""
+    """The checkpoint metadata, as CatZoo's trainers write it (one source:
+    ``training.run_dir.policy_meta``), naming this trainer."""
     from catzoo.games.registry import get_game
-    from catzoo.training.trainer import policy_meta as catzoo_meta
+    from catzoo.training.run_dir import policy_meta as catzoo_meta
 
     probe = get_game(config["game"]).engine_class().new(
         seed=0, num_players=config["env"]["num_players"], **config["env"]["options"])
     meta = catzoo_meta(config, probe.observation_size, probe.num_actions, steps,
-                       {"seed": config["seed"]})
-    meta["trainer"] = TRAINER
+                       {"seed": config["seed"]}, {}, TRAINER)
     meta["env_steps"] = steps
     if learner_steps is not None:
         meta["learner_steps"] = learner_steps

@@ -1,0 +1,218 @@
+"""Expert iteration in the batched trainer (training/expert.py): the labels are the search
+bot's own move values, a run of every card game writes a policy that plays, a run killed
+with SIGKILL resumes without duplicate rows, and Ray labels as a local run does."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from catzoo import vector
+from catzoo.cli.main import main
+from catzoo.games.registry import get_game
+from catzoo.policies.registry import make_policy
+from catzoo.policies.search.pimc import PIMCPolicy
+from catzoo.training import config as config_mod
+from catzoo.training import expert, ppo
+from catzoo.training.checkpoint import load_policy
+from catzoo.training.expert import Position, label_positions, targets
+
+ROOT = Path(__file__).resolve().parent.parent
+SEARCH = {"determinizations": 3, "horizon": "deal", "playouts": 2, "mix": 0.5}
+TINY = ["vector.num_envs=16", "ppo.rollout_steps=8", "ppo.num_minibatches=2", "ppo.n_epochs=1",
+        "eval.games=0", "league.snapshot_interval=200", "checkpoint_interval=200",
+        "imitation.games=0", "network.hidden=[32]", "network.features=", "expert.states=24",
+        "expert.batch=8", "expert.minibatch=16", "expert.value_coef=0",
+        "expert.search_options={determinizations: 3, horizon: deal, playouts: 2, mix: 0.5}"]
+CARD_GAMES = ["cat_in_the_box", "lunar", "catsle_builders", "cat_tree"]
+
+
+def rows(path: Path) -> list[dict]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def positions_of(game: str, n: int, count: int, seed: int = 3) -> list[Position]:
+    """Learner decisions of seeded games played at random on the batched engine."""
+    vg = vector.make(game, num_envs=4, num_players=n, seed=seed)
+    _, mask, player = vg.reset()
+    moves: list[list[int]] = [[] for _ in range(4)]
+    seeds = vg.seeds.copy()
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        for i in range(4):
+            if mask[i].sum() > 1 and rng.random() < 0.2:
+                out.append(Position(int(seeds[i]), np.array(moves[i]), int(player[i]), i))
+            moves[i].append(int(actions[i]))
+        _, mask, player, _, done = vg.step(actions)
+        for i in np.flatnonzero(done):
+            moves[i], seeds[i] = [], vg.seeds[i]
+    vg.close()
+    return out[:count]
+
+
+def job_for(game: str, n: int, policy, positions: list[Position], seeds: list[int]) -> dict:
+    actor = policy.actor
+    return {"game": game, "options": {"num_players": n}, "weights": actor.weights(),
+            "hidden": actor.hidden, "activation": actor.activation,
+            "meta": {"num_players": n, "features": policy.features,
+                     "env_options": policy.meta.get("env_options", {})},
+            "positions": [(p.seed, p.moves, p.player) for p in positions],
+            "search_seeds": seeds, "search_options": SEARCH, "batch": 3, "threads": 1}
+
+
+@pytest.mark.parametrize(("game", "n"), [("catsle_builders", 3), ("lunar", 4)])
+def test_the_labels_are_the_pimc_bots_own_move_values(game, n):
+    policy = make_policy("shipped", game, n)
+    positions = positions_of(game, n, 5)
+    seeds = [11 * (k + 1) for k in range(len(positions))]
+    labels = label_positions(job_for(game, n, policy, positions, seeds))
+    state_cls = get_game(game).engine_class()
+    for k, pos in enumerate(positions):
+        state = expert.replay(state_cls, state_cls.new(num_players=n, seed=0).options,
+                              pos.seed, pos.moves)
+        bot = PIMCPolicy(seed=seeds[k], **SEARCH)
+        values = bot.values(state, pos.player, state.legal_actions(), policy)
+        row = labels["values"][k]
+        assert {a: row[a] for a in values} == values  # the very same numbers
+        assert np.isnan(np.delete(row, list(values))).all()
+        obs = {"observation": state.observation(pos.player), "action_mask": state.legal_mask()}
+        assert labels["own"][k] == policy.act(obs)
+
+
+def test_the_target_is_the_move_the_bot_plays_or_a_softmax_of_the_values():
+    nan = np.nan
+    values = np.array([[0.1, nan, 0.3, 0.3], [0.5, 0.2, nan, nan]])
+    own = np.array([3, 1])
+    p, v = targets(values, own, 0.0)
+    # row 0: its own move is one of the best; row 1: it is not, the first best is the target
+    np.testing.assert_array_equal(p, [[0, 0, 0, 1], [1, 0, 0, 0]])
+    np.testing.assert_allclose(v, [0.3, 0.5])
+    p, _ = targets(values, own, 0.1)
+    np.testing.assert_allclose(p[0], np.array([np.exp(-2), 0, 1, 1]) / (2 + np.exp(-2)),
+                               rtol=1e-6)
+    assert p[1, 2] == p[1, 3] == 0 and p[1, 0] > p[1, 1] > 0
+
+
+def test_a_position_replays_to_the_slot_it_was_drawn_from():
+    positions = positions_of("cat_in_the_box", 4, 6)
+    state_cls = get_game("cat_in_the_box").engine_class()
+    options = state_cls.new(num_players=4, seed=0).options
+    env = get_game("cat_in_the_box").load_env_module().env(num_players=4)
+    for pos in positions:
+        state = expert.replay(state_cls, options, pos.seed, pos.moves)
+        env.reset(seed=pos.seed)  # the AEC env plays the slot's game from its seed
+        for a in pos.moves.tolist():
+            env.step(a)
+        assert state.current_player == pos.player == env.unwrapped.game.current_player
+        np.testing.assert_array_equal(state.observation(pos.player),
+                                      env.unwrapped.game.observation(pos.player))
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_a_short_expert_iteration_run_writes_a_policy_that_plays_legal_moves(game, tmp_path):
+    config = config_mod.load(ROOT / "configs" / f"{game}.yaml",
+                             [*TINY, "total_steps=400", "ppo.enabled=false"])
+    path = ppo.train(config, tmp_path / "run", progress=False, log=lambda *_: None)
+    policy = load_policy(path)
+    assert policy.meta["expert"]["labels"] > 0 and policy.meta["cpu_seconds"] > 0
+    logged = rows(tmp_path / "run" / "logs" / "expert.csv")
+    assert logged and int(logged[-1]["labels"]) == policy.meta["expert"]["labels"]
+    assert all(0 <= float(r["agreement"]) <= 1 for r in logged if r["agreement"])
+    state = get_game(game).engine_class().new(num_players=config["env"]["num_players"],
+                                              seed=5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        p = state.current_player
+        a = policy.act({"observation": state.observation(p), "action_mask": state.legal_mask()})
+        assert state.is_legal(a)
+        state.apply(a)
+
+
+def test_expert_iteration_beside_ppo_in_standing_units_and_its_errors():
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             [*TINY, "expert.value_coef=0.5", "ppo.zero_sum=false",
+                              "env.reward=standing"])
+    assert config["ppo"]["enabled"] and config["expert"]["value_coef"] == 0.5
+    bad = [("ppo.enabled=false", "expert.states=0"),
+           ("expert.value_coef=0.5", "ppo.zero_sum=true"),
+           ("expert.search=ismcts",), ("expert.search_options.determinizations=0",),
+           ("expert.search_options.policy=heuristic",), ("expert.value_target=future",),
+           ("expert.search_options.playouts=0", "expert.value_target=search")]
+    messages = ["nothing would train the network", "critic in standing units",
+                "expert.search='ismcts'", "determinizations=0 must be at least 1",
+                "the network being trained", "value_target='future'", "standing units"]
+    for overrides, message in zip(bad, messages):
+        with pytest.raises(config_mod.ConfigError, match=message):
+            config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", [*TINY, *overrides])
+
+
+def test_sigkill_mid_run_then_resume_without_duplicate_rows(tmp_path):
+    run = tmp_path / "run"
+    cmd = [sys.executable, "-m", "catzoo.cli.main", "train",
+           "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
+           "--no-progress", "--steps", "3000", "--set", "env.num_players=2",
+           *[a for o in TINY for a in ("--set", o)]]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    pointer, log = run / "checkpoints" / "latest.json", run / "logs" / "expert.csv"
+
+    def logged_past_the_checkpoint() -> bool:
+        try:
+            at = json.loads(pointer.read_text())["step"]
+            return at > 0 and any(int(r["step"]) > at for r in rows(log))
+        except (OSError, ValueError, KeyError):
+            return False
+
+    deadline = time.time() + 240
+    while not logged_past_the_checkpoint() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = json.loads(pointer.read_text())["step"]
+    labels_then = json.loads((run / "checkpoints" / f"step_{killed_at:010d}" / "policy" /
+                              "policy.json").read_text())["expert"]["labels"]
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    for name in ("train.csv", "expert.csv"):
+        steps = [int(r["step"]) for r in rows(run / "logs" / name)]
+        assert steps == sorted(set(steps)), name  # no row twice, in order
+    expert_rows = rows(log)
+    resumed = [r for r in expert_rows if int(r["step"]) > killed_at]
+    assert int(resumed[0]["labels"]) > labels_then  # counted on from the checkpoint
+    assert load_policy(run / "policy").meta["steps"] >= 3000
+
+
+@pytest.mark.xdist_group("ray")
+def test_ray_workers_label_as_a_local_run_does(ray_cluster):
+    from catzoo.training.expert_ray import RayLabeller
+
+    policy = make_policy("shipped", "catsle_builders", 3)
+    positions = positions_of("catsle_builders", 3, 7)
+    seeds = [random.Random(k).getrandbits(63) for k in range(7)]
+    job = job_for("catsle_builders", 3, policy, positions, seeds)
+    local = label_positions(job)
+    jobs = [{**job, "positions": job["positions"][i:i + 3], "search_seeds": seeds[i:i + 3]}
+            for i in range(0, 7, 3)]
+    labeller = RayLabeller("local")
+    try:
+        parts = labeller.label(jobs)
+    finally:
+        labeller.close()
+    np.testing.assert_array_equal(np.concatenate([p["values"] for p in parts]), local["values"])
+    np.testing.assert_array_equal(np.concatenate([p["own"] for p in parts]), local["own"])
+    assert ray_cluster.is_initialized()  # the caller's Ray is left as it was
