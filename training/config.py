@@ -42,7 +42,10 @@ EXPERT: dict[str, Any] = {
     # pimc's options (docs/arena.md), the rollout policy being the current network
     "search_options": {"determinizations": 16, "horizon": "deal", "playouts": 4, "mix": 0.5},
     "threads": 1,  # OpenMP threads stepping the searches' games in C
-    "temperature": 0.0,  # label: softmax(values / T) over the legal moves; 0: the search's move
+    # the label: "search", softmax(values / T) over the legal moves (T = 0: the search's move),
+    # or "improvement", softmax(network's logits + values / T) (T > 0; in the values' units)
+    "targets": "search",
+    "temperature": 0.0,
     "value_target": "search",  # search (its best move's value) | outcome (the game's, per seat)
     "value_coef": 0.5,  # weight of the value loss beside the policy's cross-entropy
     "buffer": 65536,  # the newest labels kept and learned from
@@ -69,8 +72,10 @@ PPO_DEFAULTS: dict[str, Any] = {
     "vector": {"num_envs": 1024, "threads": 2},  # catzoo.vector: games stepped at once
     # critic: "separate" (its own MLP, as CleanRL's) or "shared" (heads on one trunk)
     # features: "" (none) or a set of input features (catzoo.policies.features)
+    # init: "" (fresh weights) or a policy checkpoint (a path, shipped) whose actor the
+    # network starts from; its training's CPU seconds count in the run's
     "network": {"hidden": [256, 256], "activation": "tanh", "critic": "separate",
-                "features": ""},
+                "features": "", "init": ""},
     "ppo": {
         "enabled": True,  # the PPO update (false: the network learns the expert's labels only)
         "rollout_steps": 32,  # agent-steps of every game slot per rollout
@@ -101,7 +106,9 @@ PPO_DEFAULTS: dict[str, Any] = {
         "active": 4,  # snapshots new games draw from, re-drawn at every snapshot
         "self_play": 0.5,  # share of games in which the learner plays every seat
         # The one opponent of the other games, as proportions.
+        # "opponent": league.opponent's share (a frozen policy: a checkpoint, shipped, a bot).
         "mix": {"league": 0.7, "heuristic": 0.2, "random": 0.1},
+        "opponent": "",  # a policy spec that acts from observations; "" none
         # How a league opponent is drawn from the snapshots, as proportions.
         "scheme": {"latest": 0.4, "uniform": 0.2, "weighted": 0.4},
         # Exponent of the "weighted" scheme: weight = (1 - learner's score vs it) ** power.
@@ -458,7 +465,8 @@ def validate(config: dict) -> dict:
         if sum(v for v in league["mix"].values() if isinstance(v, (int, float))) <= 0:
             raise ConfigError(f"league.mix: {info.name} has no heuristic bot; give the "
                               "league or random a share of the opponents")
-    _proportions("league.mix", league["mix"], MIX_KEYS)
+    _proportions("league.mix", league["mix"],
+                 MIX_KEYS + (("opponent",) if config["trainer"] == "ppo" else ()))
     _proportions("league.scheme", league["scheme"], SCHEME_KEYS)
     if config["trainer"] == "ppo":
         _validate_ppo(config, info)
@@ -485,6 +493,16 @@ def _validate_ppo(config: dict, info) -> None:
             raise ConfigError(f"network.features: {err}") from None
     if ppo["num_minibatches"] > vec["num_envs"] * ppo["rollout_steps"]:
         raise ConfigError("ppo.num_minibatches must not exceed vector.num_envs * ppo.rollout_steps")
+    league = config["league"]
+    if (league["mix"].get("opponent", 0) > 0) != bool(league["opponent"]):
+        raise ConfigError("league.opponent and league.mix.opponent go together: name the "
+                          "frozen opponent and give it a share of the tables, or neither")
+    if league["opponent"]:
+        try:
+            make_policy(league["opponent"], info.name, config["env"]["num_players"], seed=0,
+                        env_options=config["env"]["options"])
+        except (UnknownPolicyError, ValueError) as err:
+            raise ConfigError(f"league.opponent: {err}") from None
     for opp in config["eval"]["opponents"]:
         if not isinstance(opp, str):
             raise ConfigError(f"eval.opponents: {opp!r} is not a policy spec")
@@ -495,6 +513,31 @@ def _validate_ppo(config: dict, info) -> None:
             raise ConfigError(f"eval.opponents: {err}") from None
     _validate_teacher(config, info)
     _validate_expert(config, info)
+    if config["network"]["init"]:
+        _validate_init(config, info)
+
+
+def _validate_init(config: dict, info) -> None:
+    """network.init: a checkpoint of this table whose actor is this network's shape."""
+    from catzoo.training.checkpoint import CheckpointError, read_meta
+
+    net, spec = config["network"], config["network"]["init"]
+    if config["imitation"]["games"] > 0:
+        raise ConfigError("network.init and imitation.games > 0: start from the checkpoint "
+                          "or from a clone of the teacher, not both")
+    try:
+        meta = read_meta(f"shipped:{info.name}" if spec == "shipped" else spec,
+                         config["env"]["num_players"])
+    except CheckpointError as err:
+        raise ConfigError(f"network.init: {err}") from None
+    arch = meta["architecture"]
+    if (meta["game"] != info.name or list(arch["hidden"]) != list(net["hidden"])
+            or arch["activation"] != net["activation"]
+            or (meta.get("features") or "") != (net["features"] or "")):
+        raise ConfigError(
+            f"network.init={spec!r} is a {meta['game']} network of hidden {arch['hidden']}, "
+            f"{arch['activation']}, features {meta.get('features')!r}; this run's is "
+            f"{info.name}, {net['hidden']}, {net['activation']}, {net['features'] or None!r}")
 
 
 def _validate_expert(config: dict, info) -> None:
@@ -507,6 +550,11 @@ def _validate_expert(config: dict, info) -> None:
         return
     if ex["search"] not in SEARCHES:
         raise ConfigError(f"expert.search={ex['search']!r}; use {', '.join(SEARCHES)}")
+    if ex["targets"] not in ("search", "improvement"):
+        raise ConfigError(f"expert.targets={ex['targets']!r}; use search or improvement")
+    if ex["targets"] == "improvement" and ex["temperature"] <= 0:
+        raise ConfigError("expert.targets=improvement needs expert.temperature > 0 (in the "
+                          "search values' units)")
     if ex["value_target"] not in ("search", "outcome"):
         raise ConfigError(f"expert.value_target={ex['value_target']!r}; use search or outcome")
     from catzoo.policies.search.options import SearchOptionError, check_options

@@ -14,7 +14,9 @@ Each iteration of ``training.ppo.Trainer``:
    time, every rollout of a batch stepped together: one forward pass per step for all of
    them. A position's label is the search's move distribution, ``softmax(values / T)`` over
    its legal moves (``temperature`` T; 0: all on the move the search plays, the network's
-   own choice among equal best values, as the ``pimc`` bot chooses), and a value: the
+   own choice among equal best values, as the ``pimc`` bot chooses), or with ``targets:
+   improvement`` the network's own policy re-weighted by the values (``targets``), and a
+   value: the
    search's (its best move's mean value) or the game's outcome for the seat
    (``value_target``), in standing units ([-1, 1]).
 3. **Learning.** The newest ``buffer`` labels are kept; ``epochs`` passes over them in
@@ -71,8 +73,9 @@ def label_positions(job: dict) -> dict:
     actor's arrays), ``hidden``, ``activation``, ``meta`` (num_players, features, env_options),
     ``positions`` [(seed, moves, player)], ``search_seeds`` (one per position),
     ``search_options`` (pimc's determinizations, horizon, playouts, mix), ``batch``,
-    ``threads``. Returns ``values`` [P, A] (NaN where a move is illegal) and ``own`` [P]
-    (the network's own move at each position)."""
+    ``threads``. Returns ``values`` [P, A] (NaN where a move is illegal), ``own`` [P] (the
+    network's own move at each position) and ``logits`` [P, A] (the network's, -inf where
+    illegal)."""
     from catzoo.games.base import options_from_json
     from catzoo.games.registry import get_game
     from catzoo.policies.search.rollouts import Search, move_values
@@ -88,6 +91,7 @@ def label_positions(job: dict) -> dict:
     A = states[0].num_actions if states else 0
     values = np.full((len(states), A), np.nan)
     own = np.zeros(len(states), dtype=np.int64)
+    logits = np.full((len(states), A), -np.inf)
     for b in range(0, len(states), job["batch"]):
         chunk = states[b:b + job["batch"]]
         for j, st in enumerate(chunk):
@@ -96,7 +100,9 @@ def label_positions(job: dict) -> dict:
                                  f"not {job['positions'][b + j][2]}")
         obs = np.stack([st.observation(st.current_player) for st in chunk])
         masks = np.stack([st.legal_mask() for st in chunk])
-        own[b:b + len(chunk)] = net.act_batch(obs, masks)
+        logits[b:b + len(chunk)] = np.where(masks > 0, net.logits(net._inputs(obs, masks)),
+                                            -np.inf)
+        own[b:b + len(chunk)] = logits[b:b + len(chunk)].argmax(axis=1)
         searches = [Search(st, st.current_player, st.legal_actions(),
                            random.Random(job["search_seeds"][b + j]))
                     for j, st in enumerate(chunk)]
@@ -106,19 +112,29 @@ def label_positions(job: dict) -> dict:
                                           mix=so["mix"])):
             for a, x in v.items():
                 values[b + j, a] = x
-    return {"values": values, "own": own}
+    return {"values": values, "own": own, "logits": logits}
 
 
-def targets(values: np.ndarray, own: np.ndarray, temperature: float) -> tuple[np.ndarray,
-                                                                               np.ndarray]:
-    """The search's move distribution [P, A] and its value [P] from its move values (NaN:
-    illegal): ``softmax(values / T)``, or at T = 0 all on the move ``pimc`` plays (its
-    network's own move among equal best values, else the first best)."""
+def targets(values: np.ndarray, own: np.ndarray, temperature: float, logits=None,
+            kind: str = "search") -> tuple[np.ndarray, np.ndarray]:
+    """The label [P, A] and the search's value [P] from its move values (NaN: illegal).
+
+    ``search``: the search's move distribution, ``softmax(values / T)``, or at T = 0 all on
+    the move ``pimc`` plays (its network's own move among equal best values, else the first
+    best). ``improvement``: the network's own policy re-weighted by the values,
+    ``softmax(logits + values / T)`` (the KL-regularised policy improvement of MPO and
+    Gumbel MuZero): where the search finds the moves alike it keeps the network's
+    preferences, where one is clearly better it moves towards it, in proportion to the gap.
+    """
     legal = ~np.isnan(values)
     v = np.where(legal, values, -np.inf)
     best = v.max(axis=1, keepdims=True)
     rows = np.arange(len(v))
-    if temperature > 0:
+    if kind == "improvement":
+        z = np.where(legal, logits + (v - best) / temperature, -np.inf)
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+    elif temperature > 0:
         p = np.where(legal, np.exp((v - best) / temperature), 0.0)
         p /= p.sum(axis=1, keepdims=True)
     else:
@@ -247,7 +263,8 @@ class ExpertIteration:
         """Put the labelled positions in the buffer; returns the share on which the
         network's own move was one of the search's best."""
         values, own = result["values"], result["own"]
-        p, search_value = targets(values, own, self.ex["temperature"])
+        p, search_value = targets(values, own, self.ex["temperature"], result["logits"],
+                                  self.ex["targets"])
         value = (np.array([pos.outcome for pos in positions], dtype=np.float32)
                  if self.ex["value_target"] == "outcome" else search_value)
         states = [replay(self.state_cls, self.options, pos.seed, pos.moves) for pos in positions]
@@ -330,6 +347,7 @@ class ExpertIteration:
     def meta(self) -> dict:
         ex = self.ex
         return {"search": ex["search"], "search_options": ex["search_options"],
-                "states_per_iteration": ex["states"], "temperature": ex["temperature"],
+                "states_per_iteration": ex["states"], "targets": ex["targets"],
+                "temperature": ex["temperature"],
                 "value_target": ex["value_target"], "labels": self.labels,
                 "label_cpu_seconds": round(self.label_cpu, 1)}

@@ -49,5 +49,4 @@ def label_on_ray(expert, actor, positions: list, seeds: list[int]) -> dict:
     jobs = [expert.job(actor, positions[i:i + size], seeds[i:i + size])
             for i in range(0, len(positions), size)]
     parts = expert._ray.label(jobs)
-    return {"values": np.concatenate([p["values"] for p in parts]),
-            "own": np.concatenate([p["own"] for p in parts])}
+    return {key: np.concatenate([p[key] for p in parts]) for key in ("values", "own", "logits")}

@@ -415,8 +415,11 @@ class Trainer:
         game, n = cfg["game"], env["num_players"]
         state = None if ckpt is None else self.read_checkpoint(ckpt)
         info = {} if ckpt is None else self.run_dir.checkpoint_state(ckpt)
-        session, seed = self.run_dir.begin_session(
-            info.get("step", 0), info.get("cpu_seconds", 0.0), vector_seed=lambda s: s)
+        init = self.initial_policy() if state is None else None
+        cpu_before = (info.get("cpu_seconds", 0.0) if init is None
+                      else float(init.meta.get("cpu_seconds", 0.0)))
+        _, seed = self.run_dir.begin_session(info.get("step", 0), cpu_before,
+                                             vector_seed=lambda s: s)
         self.vg = vector.make(game, num_envs=cfg["vector"]["num_envs"], num_players=n,
                               seed=seed, reward=env["reward"], threads=cfg["vector"]["threads"],
                               **env["options"])
@@ -430,6 +433,10 @@ class Trainer:
         net_cfg = cfg["network"]
         self.net = ActorCritic(D, self.vg.num_actions, net_cfg["hidden"], net_cfg["activation"],
                                net_cfg["critic"])
+        if init is not None:
+            with torch.no_grad():  # the actor starts as the checkpoint's; the critic afresh
+                for mine, theirs in zip(self.net.actor.tensors(), init.actor.tensors()):
+                    mine.copy_(theirs)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg["ppo"]["learning_rate"], eps=1e-5)
         self.generator = torch.Generator().manual_seed(seed)
         self.rng = np.random.default_rng(seed)
@@ -461,7 +468,18 @@ class Trainer:
         self.next_snapshot = next_multiple(self.step, cfg["league"]["snapshot_interval"])
         self.next_eval = next_multiple(self.step, cfg["eval"]["interval"])
         self.next_ckpt = next_multiple(self.step, cfg["checkpoint_interval"])
-        del session
+
+    def initial_policy(self):
+        """The checkpoint ``network.init`` names (None: fresh weights)."""
+        spec = self.cfg["network"]["init"]
+        if not spec:
+            return None
+        game, n = self.cfg["game"], self.cfg["env"]["num_players"]
+        try:
+            return load_policy(f"shipped:{game}" if spec == "shipped" else spec, game=game,
+                               num_players=n, env_options=self.cfg["env"]["options"])
+        except CheckpointError as err:
+            raise RunError(f"network.init: {err}") from None
 
     def make_seating(self) -> SlotSeating:
         from catzoo.policies.registry import make_policy
@@ -475,6 +493,10 @@ class Trainer:
                                             vg.obs_size)
         except ValueError:
             pass  # a game without a heuristic trains against random and the league
+        if lg["opponent"]:
+            bots["opponent"] = BotOpponent(make_policy(lg["opponent"], game, n, seed=seed,
+                                                       env_options=cfg["env"]["options"]),
+                                           vg.obs_size)
 
         def load_snapshot(sid: str) -> ActorOpponent:
             policy = load_policy(self.run_dir.league.dir / sid, game=game, num_players=n)
@@ -541,6 +563,8 @@ class Trainer:
 
     def meta(self, evals=None) -> dict:
         extra = {"zero_sum": self.cfg["ppo"]["zero_sum"]}  # learned as margins over the table
+        if self.cfg["network"]["init"]:
+            extra["init"] = self.cfg["network"]["init"]  # its CPU seconds are in cpu_seconds
         if self.expert is not None:
             extra["expert"] = self.expert.meta()
         return self.run_dir.policy_meta(self.step, self.vg.obs_size, self.vg.num_actions,

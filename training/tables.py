@@ -29,7 +29,10 @@ from catzoo.training.league import snapshot_weights
 
 LEARNER = 0
 # The kinds of table a game can be dealt (``SlotSeating.kind`` indexes this).
-KINDS_OF_TABLES = ("self_play", "league", "heuristic", "random")
+KINDS_OF_TABLES = ("self_play", "league", "heuristic", "random", "opponent")
+# The opponents a table's mix draws from (``league.mix``); "opponent" is ``league.opponent``,
+# any policy spec that acts from observations (a checkpoint, ``shipped``, a bot).
+MIX_KINDS = ("league", "heuristic", "random", "opponent")
 
 
 class Opponent(Protocol):
@@ -79,7 +82,7 @@ class SlotSeating:
         self.cooperative = len(team_list) == 1
         self.league = league
         self.rng = rng
-        self.bots = bots  # name -> BotOpponent (heuristic, random)
+        self.bots = bots  # name -> BotOpponent (heuristic, random, opponent)
         self.load_snapshot = load_snapshot  # snapshot id -> ActorOpponent
         self.owner = np.zeros((num_envs, num_players), dtype=np.int32)
         self.kind = np.zeros(num_envs, dtype=np.int8)  # KINDS index of each slot's table
@@ -88,7 +91,7 @@ class SlotSeating:
         self.opponents: dict[int, Opponent] = {}  # code -> opponent
         self.active: list[str] = []  # snapshot ids new games draw from
         mix = league["mix"]
-        names = [k for k in ("league", "heuristic", "random") if mix.get(k, 0) > 0]
+        names = [k for k in MIX_KINDS if mix.get(k, 0) > 0]
         if "heuristic" in names and "heuristic" not in bots:
             names.remove("heuristic")  # a game without a heuristic: random and the league
         self.mix_names = names or ["random"]
