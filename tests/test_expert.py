@@ -153,7 +153,8 @@ def test_expert_iteration_beside_ppo_in_standing_units_and_its_errors():
            ("expert.value_coef=0.5", "ppo.zero_sum=true"),
            ("expert.search=ismcts",), ("expert.search_options.determinizations=0",),
            ("expert.search_options.policy=heuristic",), ("expert.value_target=future",),
-           ("expert.search_options.playouts=0", "expert.value_target=search")]
+           ("expert.search_options.playouts=0", "expert.value_target=search",
+            "expert.value_coef=1")]
     messages = ["nothing would train the network", "critic in standing units",
                 "expert.search='ismcts'", "determinizations=0 must be at least 1",
                 "the network being trained", "value_target='future'", "standing units"]

@@ -575,7 +575,8 @@ def _validate_expert(config: dict, info) -> None:
         raise ConfigError(f"expert.search_options.playouts: {info.name} has no compiled core "
                           "to play random playouts in")
     ex["search_options"] = opts
-    if ex["value_target"] == "search" and not opts["playouts"] and opts["horizon"] == "deal":
+    if (ex["value_coef"] > 0 and ex["value_target"] == "search" and not opts["playouts"]
+            and opts["horizon"] == "deal"):
         raise ConfigError("expert.value_target=search needs values in standing units: give "
                           "search_options.playouts > 0 or horizon=end, or use value_target=outcome")
     if ex["value_coef"] > 0 and ppo["enabled"] and (
