@@ -76,6 +76,16 @@ def label_positions(job: dict) -> dict:
     ``threads``. Returns ``values`` [P, A] (NaN where a move is illegal), ``own`` [P] (the
     network's own move at each position) and ``logits`` [P, A] (the network's, -inf where
     illegal)."""
+    from threadpoolctl import threadpool_limits
+
+    # One BLAS thread: the forward passes are many and small, and a pool spinning beside
+    # the other busy core costs more CPU than it saves (the labels are also the same bits
+    # wherever they are computed).
+    with threadpool_limits(1):
+        return _label(job)
+
+
+def _label(job: dict) -> dict:
     from catzoo.games.base import options_from_json
     from catzoo.games.registry import get_game
     from catzoo.policies.search.rollouts import Search, move_values
