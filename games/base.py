@@ -102,12 +102,24 @@ def build_options(options_cls: type, game: str, kwargs: dict[str, Any]):
             f"{did_you_mean(unknown[0], known)}; known options: {', '.join(known)}"
         )
     try:
-        return options_cls(**kwargs)
+        return options_cls(**{k: _python_ints(v) for k, v in kwargs.items()})
     except OptionsError:
         raise
     except (TypeError, ValueError, OverflowError) as err:
         given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
         raise OptionsError(f"{game}: options {given} are not valid: {err}") from None
+
+
+def _python_ints(value):
+    """numpy integers (and sequences or 1-d arrays of them) as Python ints: an option given
+    as ``np.int64(3)`` is the option 3 (numpy bools stay what they are, and are refused)."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu":
+        return tuple(value.tolist())
+    if isinstance(value, (list, tuple)) and any(isinstance(v, np.integer) for v in value):
+        return type(value)(int(v) if isinstance(v, np.integer) else v for v in value)
+    return value
 
 
 def check_choice(game: str, name: str, value: Any, allowed) -> None:
