@@ -4,12 +4,21 @@ Every game is a pure function of its seating (policies per seat, deal seed), so 
 results do not depend on the number of workers or on which worker played what: results
 come back in game order. The first policy failure stops the arena; the games finished
 before it are kept.
+
+Every process that plays (this one while it plays, each worker, each Ray task) holds its
+numeric libraries' thread pools at one thread (``catzoo.policies.search.threads``;
+``CATZOO_THREADS`` overrides), and counts the search bots' time budgets on the thread's CPU
+time (``catzoo.policies.search.budget``; ``CATZOO_SEARCH_CLOCK=wall`` overrides), so a
+table means the same on an idle and on a loaded machine. Each move's wall and CPU time
+are recorded (a record's ``think``, ``think_cpu``, ``longest`` and ``longest_cpu`` per seat).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import multiprocessing
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -18,6 +27,35 @@ from dataclasses import dataclass, field
 from catzoo.arena.guard import GuardedPolicy, PolicyFailure
 from catzoo.arena.schedule import Seating
 from catzoo.policies.match import play_match
+from catzoo.policies.search import budget, threads
+
+# Set while this process's pools are sized already (a worker's for good, this process's
+# while ``play_all`` plays), so a chunk need not size them again.
+_SIZED = False
+
+
+def arena_clock() -> str:
+    """The clock the arena's search budgets count on: ``CATZOO_SEARCH_CLOCK`` when set,
+    else the thread's CPU time."""
+    return os.environ.get(budget.ENV, "").strip().lower() or "cpu"
+
+
+class TimedPolicy(GuardedPolicy):
+    """A guarded seat that also counts its moves' CPU time and its longest move."""
+
+    def __init__(self, inner, name: str, seat: int):
+        super().__init__(inner, name, seat)
+        self.cpu_seconds = 0.0
+        self.longest = self.longest_cpu = 0.0  # of the game being played (``play`` resets)
+
+    def act(self, observation, *, state=None, player=None) -> int:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        action = super().act(observation, state=state, player=player)
+        cpu = time.thread_time() - cpu
+        self.cpu_seconds += cpu
+        self.longest = max(self.longest, time.perf_counter() - wall)
+        self.longest_cpu = max(self.longest_cpu, cpu)
+        return action
 
 
 @dataclass
@@ -53,12 +91,14 @@ class SeatedPolicies:
                                     env_options=self.lineup.options)
             else:
                 inner = copy.deepcopy(spec)
-            self.cache[key] = GuardedPolicy(inner, self.lineup.names[p], seat)
+            self.cache[key] = TimedPolicy(inner, self.lineup.names[p], seat)
         return self.cache[key]
 
     def play(self, s: Seating) -> dict:
         seated = [self.seat(p, seat) for seat, p in enumerate(s.seats)]
-        before = [(g.seconds, g.moves) for g in seated]
+        before = [(g.seconds, g.moves, g.cpu_seconds) for g in seated]
+        for g in seated:
+            g.longest = g.longest_cpu = 0.0
         start = time.perf_counter()
         try:
             result = play_match(self.lineup.game, seated, seed=s.seed, **self.lineup.options)
@@ -75,17 +115,22 @@ class SeatedPolicies:
             "seconds": time.perf_counter() - start,
             "think": [g.seconds - b[0] for g, b in zip(seated, before)],
             "moves": [g.moves - b[1] for g, b in zip(seated, before)],
+            "think_cpu": [g.cpu_seconds - b[2] for g, b in zip(seated, before)],
+            "longest": [g.longest for g in seated],
+            "longest_cpu": [g.longest_cpu for g in seated],
         }
 
     def play_chunk(self, chunk: list[Seating]) -> tuple[list[dict], dict | None]:
         """The records of ``chunk``'s games in order, and the report of the policy failure
         that stopped them (None when all were played)."""
         records = []
-        for s in chunk:
-            try:
-                records.append(self.play(s))
-            except PolicyFailure as failure:
-                return records, failure.report
+        sized = contextlib.nullcontext() if _SIZED else threads.limited()
+        with sized, budget.use_clock(arena_clock()):
+            for s in chunk:
+                try:
+                    records.append(self.play(s))
+                except PolicyFailure as failure:
+                    return records, failure.report
         return records, None
 
 
@@ -93,7 +138,9 @@ _SEATED: SeatedPolicies | None = None  # a worker process's
 
 
 def _init_worker(lineup: Lineup) -> None:
-    global _SEATED
+    global _SEATED, _SIZED
+    threads.limit_process()
+    _SIZED = True
     _SEATED = SeatedPolicies(lineup)
 
 
@@ -139,11 +186,15 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
     ``estimate(text)``, when given, is told once, after the first games, how long the
     rest will take."""
     bar, clock = progress_and_estimate(len(seatings), lineup.game, workers, progress, estimate)
+    global _SIZED
     records: list[dict] = []
     failure = None
     pool = None
+    sized, was = contextlib.ExitStack(), _SIZED
     try:
         if workers <= 1:
+            sized.enter_context(threads.limited())
+            _SIZED = True
             seated = SeatedPolicies(lineup)
             # one game a chunk, played as the loop asks: none after a failure
             results = (seated.play_chunk([s]) for s in seatings)
@@ -166,6 +217,8 @@ def play_all(lineup: Lineup, seatings: list[Seating], workers: int = 1,
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        sized.close()
+        _SIZED = was
         bar.close()
     return records, failure
 

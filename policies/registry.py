@@ -38,6 +38,7 @@ SEARCH: dict[str, str] = {
     "ismcts": "catzoo.policies.search.ismcts:ISMCTSPolicy",
     "pimc": "catzoo.policies.search.pimc:PIMCPolicy",
     "planner": "catzoo.policies.search.planner:PlannerPolicy",
+    "sparta": "catzoo.policies.search.sparta:SPARTAPolicy",
 }
 
 

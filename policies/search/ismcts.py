@@ -38,17 +38,19 @@ still running at the deadline stops there and is scored on the standing reached,
 ``rollout_depth`` cut is. One playout of Cats Knocking Things Off Ledges simulates a
 whole game (about 1.3 s), so a move of 200 iterations took minutes there; with
 ``seconds=S`` a move takes S plus at most one action's simulation and one
-determinization (the web server offers ``ismcts`` with such a budget).
+determinization (the web server offers ``ismcts`` with such a budget). The clock is the
+process's (``catzoo.policies.search.budget``: wall time at the tables, the thread's CPU
+time in the arena), or the bot's ``clock`` when one is set.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.budget import Budget
 from catzoo.policies.search.determinize import determinize
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
@@ -84,6 +86,7 @@ class ISMCTSPolicy(Policy):
                       else InnerPolicy("ismcts: its prior policy", opts["prior"], seed))
         self._net = None  # the prior's policy for the table of the current search
         self.last_iterations = 0  # of the last search, for benchmarks and curious users
+        self.clock = None  # the budget's clock: None for the process's (budget.py)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -99,6 +102,7 @@ class ISMCTSPolicy(Policy):
         return self.search(state, int(player), [int(a) for a in legal])
 
     def search(self, state, player: int, legal: list[int]) -> int:
+        budget = Budget(self.seconds, self.clock)
         rng = self.rng
         root: dict[int, list] = {}
         if self.prior is not None:
@@ -108,14 +112,13 @@ class ISMCTSPolicy(Policy):
                                         "(it has no action probabilities)")
             root[PRIOR] = self._probabilities(state.observation(player), state.legal_mask())
         table: dict[tuple, dict] = {}
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and budget.over():
                 break
-            self._iterate(determinize(state, player, rng), root, table, rng, deadline)
+            self._iterate(determinize(state, player, rng), root, table, rng, budget)
             done += 1
         self.last_iterations = done
         # The most visited legal move; equal visits go to the better mean, then the order
@@ -129,7 +132,7 @@ class ISMCTSPolicy(Policy):
         return best
 
     def _iterate(self, det, root: dict, table: dict, rng: random.Random,
-                 deadline: float | None = None) -> None:
+                 budget: Budget | None = None) -> None:
         path = []
         node = root
         c = self.c
@@ -171,7 +174,7 @@ class ISMCTSPolicy(Policy):
         if hasattr(det, "playout_returns"):  # a compiled game: the whole playout in C
             result = det.playout_returns(rng.getrandbits(64), self.rollout_depth)
         else:
-            self._playout(det, rng, deadline)
+            self._playout(det, rng, budget)
             result = det.returns()
         for st, p in path:
             st[VISITS] += 1
@@ -192,13 +195,13 @@ class ISMCTSPolicy(Policy):
                 action, best_value = a, value
         return action
 
-    def _playout(self, det, rng: random.Random, deadline: float | None = None) -> None:
+    def _playout(self, det, rng: random.Random, budget: Budget | None = None) -> None:
         limit = self.rollout_depth
         steps = 0
         while det.current_player != TERMINAL:
             if limit is not None and steps >= limit:
                 return
-            if deadline is not None and time.perf_counter() >= deadline:
+            if budget is not None and budget.over():
                 return  # out of time: scored on the standing reached
             legal = det.legal_actions()
             det.apply_unchecked(legal[int(rng.random() * len(legal))])

@@ -44,6 +44,14 @@ only its observation (a network, a heuristic, random; not a search bot) (default
 move (default 8); ``horizon`` ``deal`` or ``end`` (play every rollout to the game's end);
 ``playouts`` random playouts per rollout and per move copy (default 0: none, the
 values above); ``mix`` the network's weight beside them (default 0.5).
+
+``seconds=S`` makes the search anytime: re-deals are valued in chunks (2, then doubling up
+to 32, each chunk's rollouts stepped together) until the budget is spent, a chunk started
+only when the time the chunks so far took per re-deal says it ends in time, so a move takes
+at most S plus one chunk (``catzoo.policies.search.budget``: the clock is the process's,
+wall time at the tables, CPU time in the arena). ``determinizations``, given too, caps the
+re-deals; without it they are bounded by the time alone. Without ``seconds`` the move is
+exactly ``move_values`` of one search (tests/test_pimc.py).
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ import random
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.budget import Budget
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 from catzoo.policies.search.rollouts import Search, move_values
@@ -63,21 +72,35 @@ OPTIONS = {
     "horizon": (str, "deal", lambda v: v in ("deal", "end"), "deal or end"),
     "playouts": (int, 0, lambda v: v >= 0, "at least 0"),
     "mix": (float, 0.5, lambda v: 0 <= v <= 1, "between 0 and 1"),
+    "seconds": (float, None, lambda v: v > 0, "positive"),
+    "threshold": (float, 0.0, lambda v: v >= 0, "at least 0"),
 }
+# With a time budget: the first chunk of re-deals, the largest, and the most re-deals when
+# no ``determinizations`` caps them (a bound on memory, far past any budget's reach).
+FIRST_CHUNK, LARGEST_CHUNK, MOST_DETERMINIZATIONS = 2, 32, 100_000
 
 
 class PIMCPolicy(Policy):
     name = "pimc"
+    options = OPTIONS  # a bot built on this one (sparta) names its own table
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
-        opts = check_options("pimc", options, OPTIONS)
+        bot = type(self).name
+        opts = check_options(bot, options, type(self).options)
         self.spec = opts["policy"]
-        self.determinizations = opts["determinizations"]
+        self.seconds = opts["seconds"]
+        # A time budget alone is not capped by the default number of re-deals.
+        self.determinizations = (MOST_DETERMINIZATIONS
+                                 if self.seconds and "determinizations" not in options
+                                 else opts["determinizations"])
+        self.clock = None  # the budget's clock: None for the process's (budget.py)
+        self.last_determinizations = 0  # of the last move searched, for benchmarks
         self.horizon = opts["horizon"]
         self.playouts, self.mix = opts["playouts"], opts["mix"]
+        self.threshold = opts["threshold"]
         self.seed = seed
         self.rng = random.Random(seed)
-        self.rollout = InnerPolicy("pimc: its rollout policy", self.spec, seed)
+        self.rollout = InnerPolicy(f"{bot}: its rollout policy", self.spec, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -88,25 +111,53 @@ class PIMCPolicy(Policy):
         legal = legal_actions(observation)
         if legal.size == 1:
             return int(legal[0])
-        require_state("pimc", "plays", state, player)
+        require_state(type(self).name, "plays", state, player)
+        budget = Budget(self.seconds, self.clock)
         if self.playouts and not hasattr(state, "playout_returns"):
-            raise SearchOptionError(f"pimc: playouts={self.playouts} needs a game whose rules "
+            raise SearchOptionError(f"{type(self).name}: playouts={self.playouts} needs a game whose rules "
                                     f"play in C (random playouts); {state.game_name} has none")
         rollout = self.rollout.for_state(state)
         own = int(rollout.act_batch(observation["observation"][None],
                                     observation["action_mask"][None])[0])
         moves = [int(a) for a in legal]
-        values = self.values(state, int(player), moves, rollout)
+        values = self.values(state, int(player), moves, rollout, budget)
         best = max(values.values())
-        # Equal values (often: a move that changes nothing this round) go to the policy.
-        if values.get(own) == best:
+        # Equal values (often: a move that changes nothing this round) go to the policy,
+        # and so do values less than ``threshold`` better than its move's.
+        if values.get(own, -float("inf")) >= best - self.threshold:
             return own
         return next(a for a in moves if values[a] == best)
 
-    def values(self, state, player: int, legal: list[int], rollout: Policy) -> dict[int, float]:
-        """Each legal action's mean rollout value for ``player``."""
+    def values(self, state, player: int, legal: list[int], rollout: Policy,
+               budget: Budget | None = None) -> dict[int, float]:
+        """Each legal action's mean rollout value for ``player``: over ``determinizations``
+        re-deals, or over as many as ``budget`` allows (at least one chunk)."""
+        if budget is None or budget.deadline is None:
+            self.last_determinizations = self.determinizations
+            return self._chunk(state, player, legal, rollout, self.determinizations)
+        totals = dict.fromkeys(legal, 0.0)
+        done, chunk, spent = 0, FIRST_CHUNK, 0.0
+        while done < self.determinizations:
+            size = min(chunk, self.determinizations - done)
+            if done:
+                per_redeal = spent / done
+                left = budget.deadline - budget.clock()
+                size = min(size, int(left / per_redeal) if per_redeal > 0 else size)
+                if size < 1:
+                    break
+            start = budget.clock()
+            for a, v in self._chunk(state, player, legal, rollout, size).items():
+                totals[a] += v * size
+            spent += budget.clock() - start
+            done += size
+            chunk = min(2 * chunk, LARGEST_CHUNK)
+        self.last_determinizations = done
+        return {a: t / done for a, t in totals.items()}
+
+    def _chunk(self, state, player: int, legal: list[int], rollout: Policy,
+               determinizations: int) -> dict[int, float]:
         return move_values([Search(state, player, legal, self.rng)], rollout,
-                           determinizations=self.determinizations, horizon=self.horizon,
+                           determinizations=determinizations, horizon=self.horizon,
                            playouts=self.playouts, mix=self.mix)[0]
 
 

@@ -15,7 +15,12 @@ luck. After the candidate, the rest of the mover's turn is played at random (at 
 shows when the toy falls. A sample is worth the mover's score margin over the mean of the
 other players when the turn ends, plus ``100 * returns()`` if the game ended.
 
-Options (``planner:candidates=16,samples=4,depth=8``).
+Options (``planner:candidates=16,samples=4,depth=8,seconds=S``). With ``seconds`` the
+planner is anytime: it simulates sample after sample, each for every candidate in turn (so
+candidates stay compared on the same noise), until the budget is spent or ``samples`` (when
+given; else without bound) are done, and checks the clock between two simulations, so a
+move takes at most S plus one simulation; each candidate's value is its mean over the
+samples it got (a sample cut short by the deadline is left out for every candidate).
 """
 
 from __future__ import annotations
@@ -26,13 +31,16 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
+from catzoo.policies.search.budget import Budget
 from catzoo.policies.search.options import check_options, require_state
 
 OPTIONS = {
     "candidates": (int, 8, lambda v: v >= 1, "at least 1"),
     "samples": (int, 2, lambda v: v >= 1, "at least 1"),
     "depth": (int, 8, lambda v: v >= 0, "at least 0"),
+    "seconds": (float, None, lambda v: v > 0, "positive"),
 }
+MOST_SAMPLES = 100_000  # with a time budget and no ``samples``: bounded by the time alone
 END_WEIGHT = 100.0  # winning the game outweighs any margin of points
 
 
@@ -42,7 +50,10 @@ class PlannerPolicy(Policy):
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
         opts = check_options("planner", options, OPTIONS)
         self.candidates = opts["candidates"]
-        self.samples = opts["samples"]
+        self.seconds = opts["seconds"]
+        self.samples = (MOST_SAMPLES if self.seconds and "samples" not in options
+                        else opts["samples"])
+        self.clock = None  # the budget's clock: None for the process's (budget.py)
         self.depth = opts["depth"]
         self.rng = random.Random(seed)
         self.last_values: dict[int, float] = {}  # candidate -> mean value, last move
@@ -58,15 +69,37 @@ class PlannerPolicy(Policy):
         require_state("planner", "simulates", state, player)
         rng = self.rng
         pool = legal if len(legal) <= self.candidates else rng.sample(legal, self.candidates)
-        noise_seeds = [rng.getrandbits(64) for _ in range(self.samples)]
-        values = {}
-        for action in pool:
-            total = 0.0
-            for noise in noise_seeds:
-                total += self._simulate(state, int(player), action, noise)
-            values[action] = total / len(noise_seeds)
+        if self.seconds is None:
+            noise_seeds = [rng.getrandbits(64) for _ in range(self.samples)]
+            values = {}
+            for action in pool:
+                total = 0.0
+                for noise in noise_seeds:
+                    total += self._simulate(state, int(player), action, noise)
+                values[action] = total / len(noise_seeds)
+        else:
+            values = self._anytime(state, int(player), pool, Budget(self.seconds, self.clock))
         self.last_values = values
         return max(pool, key=lambda a: values[a])  # first of equals: pool order is seeded
+
+    def _anytime(self, state, player: int, pool: list[int], budget: Budget) -> dict[int, float]:
+        """Whole samples (one noise seed, every candidate) until ``budget`` is spent; the
+        first sample is always finished, a later one cut short is dropped."""
+        totals = dict.fromkeys(pool, 0.0)
+        done = 0
+        while done < self.samples:
+            noise = self.rng.getrandbits(64)
+            sample = {}
+            for action in pool:
+                if done and budget.over():
+                    break
+                sample[action] = self._simulate(state, player, action, noise)
+            if len(sample) < len(pool):
+                break
+            for action, value in sample.items():
+                totals[action] += value
+            done += 1
+        return {a: t / done for a, t in totals.items()}
 
     def _simulate(self, state, player: int, action: int, noise: int) -> float:
         sim = state.resample(player, random.Random(noise))
