@@ -1,9 +1,31 @@
-"""A determinization for the card-game searches (ISMCTS, PIMC): the hidden cards re-dealt
-from one player's view, with a generator of its own."""
+"""Determinizations for the card-game searches (ISMCTS, PIMC): the hidden cards re-dealt from
+one player's view, with a generator of their own; uniformly among the deals consistent with
+the rules, or weighted by how likely the other players' observed moves were under a model of
+their play.
+
+**Weighted re-deals** (``Redeal``; Solinas, Rebstock & Buro 2019 for Skat). A uniform re-deal
+ignores what the play says: a player who led a low card when holding a high one was
+unlikely. Here ``candidates`` times as many re-deals are drawn as asked for, each is weighted
+by the likelihood of every move the other players made since the round's deal (the cards
+re-dealt are the round's), under ``policy`` (a network: its move probabilities given the mover's
+observation in that re-deal), and the re-deals are drawn from the candidates in proportion
+to their weights (sampling importance resampling). A move's probability is mixed with the
+uniform one over its legal moves (``epsilon``), so a move the model finds impossible lowers a
+re-deal's weight without zeroing it, and raised to ``temper`` (1: the model's likelihood;
+below 1: flatter). Every candidate is a re-deal ``resample`` made, so every rule holds as in
+a uniform one; only the odds change.
+
+A candidate's observations come from replaying its game on the compiled core from the start
+(the re-deal rewrites the round's deal and its log so that the log replays exactly), about a
+microsecond a move, and the policy weighs every candidate's moves in one forward pass.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+
+import numpy as np
 
 
 def determinize(state, player: int, rng: random.Random):
@@ -13,3 +35,69 @@ def determinize(state, player: int, rng: random.Random):
     det = state.resample(player, rng)
     det.rng = random.Random(rng.getrandbits(64))
     return det
+
+
+@dataclass
+class Redeal:
+    """How re-deals are weighted (see the module's docstring). ``policy`` has
+    ``action_probabilities(observations, masks)`` (a network, ``MLPPolicy``)."""
+
+    policy: object
+    candidates: int = 4
+    temper: float = 1.0
+    epsilon: float = 0.05
+
+
+def determinizations(state, player: int, rng: random.Random, count: int,
+                     redeal: Redeal | None = None) -> list:
+    """``count`` determinizations of ``state`` from ``player``'s view: uniform
+    (``determinize`` ``count`` times, drawing from ``rng`` as that does), or weighted by
+    ``redeal``."""
+    if redeal is None or redeal.candidates <= 1:
+        return [determinize(state, player, rng) for _ in range(count)]
+    pool = [determinize(state, player, rng) for _ in range(count * redeal.candidates)]
+    weights = redeal_weights(pool, player, redeal)
+    cumulative = np.cumsum(weights)
+    picks = [int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+             for _ in range(count)]
+    return [pool[min(i, len(pool) - 1)].clone() for i in picks]
+
+
+def observed_moves(det, player: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The moves the players other than ``player`` made since the round's deal, each as
+    (the mover's observation, its legal mask, the move) in ``det``'s re-deal: its game
+    replayed on the compiled core from its chance record and action log."""
+    from catzoo.games.base import bits_to_mask
+    from catzoo.games.compiled import core_config
+
+    module = type(det).core_module
+    core = module.Core.new(core_config(module, det.options), 0, det.chance)
+    dealt = int(module.CoreEvent.DEALT)
+    moves: list[tuple[np.ndarray, np.ndarray, int]] = []
+    for action in det.history:
+        mover = core.current_player
+        if mover != player:
+            moves.append((core.observe(mover), bits_to_mask(core.legal, det.num_actions), action))
+        if core.apply(action) & dealt:
+            moves = []  # the re-deal is of the newest round: earlier rounds' moves are known
+    return moves
+
+
+def redeal_weights(dets: list, player: int, redeal: Redeal) -> np.ndarray:
+    """Each re-deal's likelihood of the others' moves since the deal (``Redeal``), scaled so
+    that the largest is 1."""
+    per_det = [observed_moves(det, player) for det in dets]
+    rows = [m for moves in per_det for m in moves]
+    if not rows:
+        return np.ones(len(dets))
+    probs = redeal.policy.action_probabilities(np.stack([r[0] for r in rows]),
+                                               np.stack([r[1] for r in rows]))
+    legal = np.stack([r[1] for r in rows]).sum(axis=1)
+    chosen = probs[np.arange(len(rows)), [r[2] for r in rows]]
+    p = (1 - redeal.epsilon) * chosen + redeal.epsilon / legal
+    log_p = redeal.temper * np.log(p)
+    out, at = np.zeros(len(dets)), 0
+    for k, moves in enumerate(per_det):
+        out[k] = log_p[at:at + len(moves)].sum()
+        at += len(moves)
+    return np.exp(out - out.max())

@@ -1,0 +1,132 @@
+"""Weighted re-deals (policies/search/determinize.py): every re-deal still obeys the rules,
+and re-deals under which an opponent's observed moves were likely weigh more."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from catzoo.games.cat_in_the_box.state import PLAY, PLAY_BASE, CatInTheBoxState
+from catzoo.policies.search.determinize import (
+    Redeal,
+    determinizations,
+    determinize,
+    observed_moves,
+    redeal_weights,
+)
+
+NUMBERS = 9
+
+
+class HighCardModel:
+    """A stand-in for a network that likes to play high: P ∝ exp(SLOPE * number), whatever
+    colour it declares; set-asides and predictions uniform."""
+
+    SLOPE = 0.7
+
+    def action_probabilities(self, observations, masks):
+        masks = np.asarray(masks, dtype=float)
+        number = np.zeros(masks.shape[1])
+        number[PLAY_BASE:] = (np.arange(masks.shape[1] - PLAY_BASE) % NUMBERS) + 1
+        logits = np.where(masks > 0, self.SLOPE * number, -np.inf)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True)
+
+
+def opening_lead(seed: int = 3) -> tuple[CatInTheBoxState, int]:
+    """Three players (cards 1-9); the set-asides and predictions made at random, then the
+    leader leads its lowest card: a lead the model finds unlikely from a hand holding high
+    cards. Returns the state and the player after the leader, who searches."""
+    state = CatInTheBoxState.new(num_players=3, seed=seed)
+    rng = random.Random(0)
+    while state.phase != PLAY:
+        state.apply(rng.choice(state.legal_actions()))
+    state.apply(min(state.legal_actions(), key=lambda a: (a - PLAY_BASE) % NUMBERS))
+    return state, state.current_player
+
+
+def python_replay_moves(det, me: int) -> list:
+    """``observed_moves`` the slow way: the Python engine replaying the re-deal's log."""
+    again = type(det).new(det.options, seed=0, chance=det.chance)
+    moves = []
+    for action in det.history:
+        mover, deals = again.current_player, len(again.chance)
+        if mover != me:
+            moves.append((again.observation(mover), again.legal_mask(), action))
+        again.apply(action)
+        if len(again.chance) != deals:
+            moves = []
+    return moves
+
+
+def test_every_weighted_redeal_obeys_the_rules_and_keeps_what_the_player_saw():
+    state, me = opening_lead()
+    dets = determinizations(state, me, random.Random(7), 12, Redeal(HighCardModel()))
+    assert len(dets) == 12
+    for det in dets:
+        np.testing.assert_array_equal(det.observation(me), state.observation(me))
+        again = type(state).replay(det.action_log())  # the log checks every rule
+        assert again.history == det.history and again.counts == det.counts
+        assert det.legal_actions() == state.legal_actions()  # my own hand is untouched
+
+
+def test_a_redeal_weighs_the_likelihood_of_the_opponents_moves():
+    state, me = opening_lead()
+    rng = random.Random(11)
+    pool = [determinize(state, me, rng) for _ in range(40)]
+    weights = redeal_weights(pool, me, Redeal(HighCardModel(), epsilon=0.0))
+    model = HighCardModel()
+    # By hand: each move the others made since the deal (set-asides, predictions, the lead)
+    # at the model's probability given the mover's view in that re-deal.
+    expected = []
+    for det in pool:
+        moves = observed_moves(det, me)
+        slow = python_replay_moves(det, me)
+        assert [m[2] for m in moves] == [m[2] for m in slow] and len(moves) >= 3
+        for (obs, mask, _), (obs2, mask2, _) in zip(moves, slow):
+            np.testing.assert_array_equal(obs, obs2)
+            np.testing.assert_array_equal(mask, mask2)
+        p = 1.0
+        for obs, mask, action in moves:
+            p *= model.action_probabilities(obs[None], mask[None])[0, action]
+        expected.append(p)
+    expected = np.array(expected) / max(expected)
+    np.testing.assert_allclose(weights, expected, rtol=1e-9)
+    # A hand holding a 6 (the top card at 3 players) made the lead of a 1 less likely than
+    # one whose top card is a 5, by e^0.7 for every 6 and colour it could declare it in.
+    leader = state.trick[0][0]
+    top = [max(k for k in range(NUMBERS) if det.counts[leader][k]) for det in pool]
+    with_six = [w for w, t in zip(weights, top) if t == 5]
+    without = [w for w, t in zip(weights, top) if t < 5]
+    assert with_six and without and np.mean(without) > 1.5 * np.mean(with_six)
+    np.testing.assert_allclose(sorted(weights)[:1] + sorted(weights)[-3:],
+                               [0.2016060835592142, 0.7926106063521159, 0.8511842886122171,
+                                1.0], rtol=1e-9)  # pinned for this seed
+
+
+def test_weighted_draws_follow_the_weights_and_uniform_ones_are_the_old_draws():
+    state, me = opening_lead()
+    uniform = determinizations(state, me, random.Random(5), 6)
+    old = [determinize(state, me, r) for r in [random.Random(5)] for _ in range(6)]
+    assert [d.counts for d in uniform] == [d.counts for d in old]
+    heavy = determinizations(state, me, random.Random(5), 200, Redeal(HighCardModel(),
+                                                                      candidates=4))
+    light = determinizations(state, me, random.Random(5), 200)
+    leader = state.trick[0][0]
+
+    def high_cards(dets) -> float:
+        return float(np.mean([det.counts[leader][5] for det in dets]))  # its 6s
+
+    # the play said: few high cards (0.595 sixes in the leader's hand against 0.855)
+    assert high_cards(heavy) < high_cards(light) - 0.2
+
+
+@pytest.mark.parametrize("candidates", [0, 1])
+def test_one_candidate_per_redeal_is_a_uniform_redeal(candidates):
+    state, me = opening_lead()
+    a = determinizations(state, me, random.Random(2), 4, Redeal(HighCardModel(),
+                                                                candidates=candidates))
+    b = determinizations(state, me, random.Random(2), 4)
+    assert [d.counts for d in a] == [d.counts for d in b]
