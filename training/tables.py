@@ -172,9 +172,36 @@ class SlotSeating:
         """Fill ``actions`` for the slots whose player to act is not the learner's; returns
         the learner's slots."""
         code = self.owner[np.arange(self.n), player]
-        for c in np.unique(code):
-            if c == LEARNER:
-                continue
-            idx = np.flatnonzero(code == c)
-            actions[idx] = self.opponents[int(c)].act(obs[idx], mask[idx], generator)
+        act_by_code(code, self.opponents, obs, mask, actions, generator)
         return np.flatnonzero(code == LEARNER)
+
+
+def act_by_code(code: np.ndarray, opponents: dict[int, Opponent], obs: np.ndarray,
+                mask: np.ndarray, actions: np.ndarray, generator) -> None:
+    """Fill ``actions[j]`` for every row j whose ``code`` is an opponent's (not ``LEARNER``):
+    one call per opponent, with all of its rows."""
+    for c in np.unique(code):
+        if c == LEARNER:
+            continue
+        idx = np.flatnonzero(code == c)
+        actions[idx] = opponents[int(c)].act(obs[idx], mask[idx], generator)
+
+
+def policy_opponent(spec: str, game: str, num_players: int, seed: int, env_options: dict,
+                    obs_size: int, sample: bool = False) -> Opponent:
+    """A policy spec (a bot, a checkpoint, ``shipped``) as a batched opponent. A checkpoint
+    plays its most likely legal move, as in the arena; with ``sample`` a checkpoint without
+    input features samples its masked softmax through ``ActorOpponent``. ``ValueError``
+    (``UnknownPolicyError``) for a spec that cannot play there, including the search bots,
+    which read the rules engine and not observations."""
+    from catzoo.policies.registry import SEARCH, UnknownPolicyError, make_policy
+    from catzoo.training.policy_net import MLPPolicy
+
+    if spec.partition(":")[0].strip() in SEARCH:
+        raise UnknownPolicyError(
+            f"opponent {spec!r} searches the rules engine; a batched opponent acts from "
+            "observations: a bot (random, heuristic), a checkpoint or shipped")
+    policy = make_policy(spec, game, num_players, seed=seed, env_options=env_options)
+    if sample and isinstance(policy, MLPPolicy) and policy.features is None:
+        return ActorOpponent(policy.actor, deterministic=False)
+    return BotOpponent(policy, obs_size)
