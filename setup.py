@@ -32,12 +32,13 @@ def data_packages(pattern: str) -> list[str]:
 # The web app's page, styles and scripts ship inside the package: no CDN, no download.
 STATIC = data_packages("web.static*")
 # The shipped policies, loaded by name from anywhere ("shipped:GAME"; checkpoints/GAME/<N>p/,
-# one folder per player count, each a namespace package of its own), and the rules pages,
-# which the terminal and the browser tables show.
+# one folder per player count, each a namespace package of its own, with best.json: which
+# bot "best" plays at that count, catzoo.policies.best), and the rules pages, which the
+# terminal and the browser tables show.
 SHIPPED, DOCS = data_packages("checkpoints.*"), data_packages("docs.rules")
 packages += STATIC + SHIPPED + DOCS
 PACKAGE_DATA = {**{name: ["*.html", "*.css", "*.js", "*.svg"] for name in STATIC},
-                **{name: ["policy.json", "policy.safetensors"] for name in SHIPPED},
+                **{name: ["policy.json", "policy.safetensors", "best.json"] for name in SHIPPED},
                 "catzoo.checkpoints": ["README.md"],
                 **{name: ["*.md"] for name in DOCS},
                 # the Cat Tree reference deals' best-known plans (catzoo.analysis.cat_tree.reference)

@@ -5,6 +5,9 @@ A spec is one of:
 * ``random``, or a bot registered for the game below (``heuristic``);
 * a search bot with optional ``key=value`` options after a colon, comma-separated:
   ``ismcts``, ``ismcts:iterations=400,c=1.4``, ``planner:candidates=16,samples=4``;
+* ``best`` (or ``best:GAME``, ``best:GAME:Np``, options last: ``best:seconds=0.25``), the
+  strongest bot measured for the game at the table's player count, under a time budget
+  (``catzoo.policies.best``; 1 s a move by default);
 * ``shipped:GAME`` (or ``shipped``: the game being played's), the policy shipped with
   CatZoo for the table's player count, from any working directory (``shipped:GAME:Np``
   names the count);
@@ -43,15 +46,19 @@ SEARCH: dict[str, str] = {
 
 
 SHIPPED = "shipped"
+BEST = "best"
 # A checkpoint folder named for its player count: GAME/4p/, the shipped policies' layout
 # (catzoo.training.checkpoint reads them by it). Here, not there, because seat names
 # (short_name) need it where the training extra is not installed.
 COUNT_FOLDER = re.compile(r"^([1-9][0-9]*)p$")
 
 # Every kind of spec, in words, for the commands' --help (show, arena, play, oracle).
-SPEC_HELP = ("random, heuristic (ledges also: aimer), ismcts[:iterations=N,c=X,seconds=S,"
-             "rollout_depth=D,prior=NET], pimc[:policy=P,determinizations=N,horizon=deal|end,playouts=M,mix=W], "
-             "planner[:candidates=N,samples=N,depth=N], shipped (the "
+SPEC_HELP = ("best (the strongest bot measured for the game and player count, thinking "
+             "1 s a move; best:seconds=S), random, heuristic (ledges also: aimer), "
+             "ismcts[:iterations=N,c=X,seconds=S,rollout_depth=D,prior=NET], "
+             "pimc[:policy=P,determinizations=N,horizon=deal|end,playouts=M,mix=W,seconds=S,"
+             "threshold=T], sparta[:...as pimc] (cooperative: search over the shipped "
+             "policy), planner[:candidates=N,samples=N,depth=N,seconds=S], shipped (the "
              "policy shipped for the game at the table's player count; shipped:GAME or "
              "shipped:GAME:Np names one), or a checkpoint directory")
 
@@ -88,6 +95,8 @@ def short_name(spec: str, game: str | None = None) -> str:
     the spec itself says the rest."""
     spec = str(spec).strip()
     head, _, rest = spec.partition(":")
+    if head == BEST:
+        return BEST
     if head == SHIPPED:  # shipped:GAME:Np too: the table says the count
         return f"{(rest.partition(':')[0] or game or 'shipped').strip()} policy"
     if not is_checkpoint_spec(spec):
@@ -134,6 +143,16 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     bots = info.bots
     head, _, rest = spec.partition(":")
     head = head.strip()
+    if head == BEST:
+        from catzoo.policies.best import BestError, make_best
+
+        try:
+            best = make_best(spec, info.name, num_players, seed=seed, env_options=env_options)
+        except BestError as err:
+            raise UnknownPolicyError(str(err)) from None
+        except UnknownPolicyError as err:
+            raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
+        return best
     if head == SHIPPED:
         spec = f"{SHIPPED}:{rest.strip() or info.name}"
     # A bot name wins over a file of the same name in the working directory.
@@ -162,7 +181,7 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
             raise UnknownPolicyError(f"policy {name!r} takes no options, got {spec!r}")
         module, cls = bots[name].split(":")
         return getattr(importlib.import_module(module), cls)(num_players=num_players, seed=seed)
-    names = [*available_policies(info.name), SHIPPED]
+    names = [BEST, *available_policies(info.name), SHIPPED]
     raise UnknownPolicyError(
         f"unknown policy {spec!r} for {info.name}{did_you_mean(name, names)}; available: "
         f"{', '.join(names)} (or shipped:GAME), a checkpoint directory path, or a bot class "
