@@ -1,6 +1,9 @@
 """Play a CatZoo game in the terminal against bots or checkpoints. Type a move's number
-(or words of its name); ? lists the commands.
+(or words of its name); ? lists the commands. Without --opponent the other seats play
+`best`, the strongest bot CatZoo has for the game and player count, thinking at most
+--bot-seconds a move.
 
+    catzoo play lunar --players 4                      # against best, 1 s a move
     catzoo play cat_in_the_box --players 4 --seat 1 --opponent heuristic --opponent random
     catzoo play lunar --players 2 --opponent ismcts:iterations=200 --save game.json
 """
@@ -12,6 +15,8 @@ from argparse import RawDescriptionHelpFormatter
 from catzoo.cli.main import UsageError, parse_option
 from catzoo.policies.registry import SPEC_HELP
 
+BOT_SECONDS = 1.0
+
 
 def register(subparsers) -> None:
     # the module's docstring is the command's help page, examples and all
@@ -22,9 +27,12 @@ def register(subparsers) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--opponent", action="append", default=[], metavar="POLICY",
                    help=f"policy for the other seats, repeated and cycled over them: "
-                        f"{SPEC_HELP} (default: the game's shipped policy when one is "
-                        "shipped for this player count and fits these options, else "
-                        "heuristic)")
+                        f"{SPEC_HELP} (default: best, when it fits these options; else "
+                        "the heuristic)")
+    p.add_argument("--bot-seconds", type=float, default=BOT_SECONDS, metavar="S",
+                   help="the most best thinks per move, in seconds of wall time (default "
+                        f"{BOT_SECONDS:g}; a search bot named with --opponent plays the "
+                        "iterations or seconds= it is given)")
     p.add_argument("--seed", type=int, help="seed of the deal (default: a random one)")
     p.add_argument("-o", "--option", action="append", default=[],
                    help="game option key=value, e.g. -o rounds=single")
@@ -52,7 +60,11 @@ def build_table(args, humans: set[int]):
     options = dict(parse_option(o) for o in args.option)
     if "num_players" in options:
         raise UsageError("give the player count with --players, not -o num_players")
-    bots = args.opponent or [default_opponent(info.name, n, options)]
+    seconds = getattr(args, "bot_seconds", BOT_SECONDS)
+    if not 0 < seconds <= 3600:
+        raise UsageError("--bot-seconds must be more than 0 and at most 3600")
+    bots = [with_budget(b, seconds) for b in args.opponent] or [
+        default_opponent(info.name, n, options, seconds)]
     seats, names, k = [], [], 0
     for i in range(n):
         if i in humans:
@@ -68,15 +80,27 @@ def build_table(args, humans: set[int]):
         raise UsageError(str(err)) from None
 
 
-def default_opponent(game: str, num_players: int, options: dict) -> str:
-    """The shipped policy when it fits the table, else the heuristic bot (saying why)."""
-    from catzoo.policies.registry import UnknownPolicyError, make_policy, shipped_spec
+def with_budget(spec: str, seconds: float) -> str:
+    """``best`` (``best:GAME:Np`` too) with a budget of ``seconds`` a move unless it names
+    one; other specs as they are (a search bot plays the iterations it is given)."""
+    from catzoo.policies.registry import BEST
 
-    spec = shipped_spec(game)
+    name, _, rest = spec.partition(":")
+    if name.strip() != BEST or "seconds=" in rest:
+        return spec
+    return f"{spec.rstrip(':')}:seconds={seconds:g}"
+
+
+def default_opponent(game: str, num_players: int, options: dict,
+                     seconds: float = BOT_SECONDS) -> str:
+    """``best`` when it fits the table, else the heuristic bot (saying why)."""
+    from catzoo.policies.registry import UnknownPolicyError, make_policy
+
+    spec = f"best:seconds={seconds:g}"
     try:
         make_policy(spec, game, num_players, env_options=options)
     except UnknownPolicyError as err:
-        print(f"The heuristic bot plays: the shipped policy cannot sit here ({err}).")
+        print(f"The heuristic bot plays: best cannot sit here ({err}).")
         return "heuristic"
     return spec
 
@@ -87,8 +111,11 @@ def cmd_play(args) -> int:
         from catzoo.play.terminal import TerminalGame
     except ImportError as err:
         raise UsageError(f"playing needs the 'play' extra (pip install 'catzoo[play]'): {err}") from None
+    from catzoo.policies.search.threads import limit_process
+
     if args.delay < 0:
         raise UsageError("--delay must be 0 or more seconds")
+    limit_process()  # one thread for the bots' numeric libraries (CATZOO_THREADS overrides)
     table = build_table(args, {args.seat})
     game = TerminalGame(table, args.seat, delay=args.delay)
     finished = game.run()

@@ -22,7 +22,8 @@ def register(subparsers) -> None:
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before each move, so you can follow (default 0.6)")
     p.add_argument("--bot-seconds", type=float, default=None, metavar="S",
-                   help="the most a search bot (ismcts) thinks per move (default 2)")
+                   help="the most best and a search bot (ismcts) think per move, in seconds "
+                        "of wall time (default 1)")
     p.add_argument("--max-games", type=int, default=200,
                    help="games held at once (default 200); finished ones make way first")
     p.add_argument("--max-games-per-client", type=int, default=None, metavar="N",
@@ -48,6 +49,9 @@ def cmd_serve(args) -> int:
                          "--max-games-per-client at least 1")
     if not 0 < extra.get("bot_seconds", 1) <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
+    from catzoo.policies.search.threads import limit_process
+
+    limit_process()  # one thread for the bots' numeric libraries (CATZOO_THREADS overrides)
     if not is_loopback(args.host):
         print(f"catzoo: warning: listening on {args.host}: other machines can reach this server")
     try:

@@ -22,6 +22,7 @@ from catzoo.games.base import (  # noqa: F401  (the table's move errors, importa
 )
 from catzoo.games.registry import get_game
 from catzoo.play import views
+from catzoo.policies.best import BestPolicy
 
 HUMAN = "human"
 
@@ -107,6 +108,8 @@ class Table:
                 self.seats.append(Seat(i, HUMAN, name or "human", description=legend))
             else:
                 bot = factory(spec, info.name, n, self.seed * 1000 + i)
+                if isinstance(bot, BestPolicy):  # says what it plays: "best:... = pimc:..."
+                    legend = f"{legend or spec} = {bot.spec}"
                 self.seats.append(Seat(i, spec, name or short_name(spec, info.name), bot, legend))
         self.state = cls.new(game_options, seed=self.seed)
         self.view_module = views.for_game(info.name)

@@ -81,7 +81,7 @@ class TerminalGame:
                 if t.human_to_act():
                     self._human_turn()
                 else:
-                    self._show_event(t.apply_bot(t.bot_action()))
+                    self._show_event(t.apply_bot(self._bot_action()))
                     if self.delay:
                         time.sleep(self.delay)
         except KeyboardInterrupt:
@@ -94,6 +94,13 @@ class TerminalGame:
             return False
         self._summary()
         return True
+
+    def _bot_action(self) -> int:
+        """The bot to act's move, with a spinner saying who is thinking while it searches
+        (shown on a terminal only)."""
+        p = self.table.to_act
+        with self.console.status(f"P{p} {self.table.seats[p].name} is thinking…"):
+            return self.table.bot_action()
 
     def _show_event(self, event) -> None:
         view = {"seat": self.seat, "seats": [{"name": s.name} for s in self.table.seats]}

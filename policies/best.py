@@ -9,7 +9,9 @@ chose it and the commands that measured them (benchmarks/best_tables.py measures
 again). ``best:seconds=S`` (after the game and count when they are named:
 ``best:lunar:4p:seconds=0.25``) sets the search's budget per move; by default the file's
 (1 s, on the clock of ``catzoo.policies.search.budget``: wall time at the tables). A bot
-that does not search takes the option and thinks as little as it always does.
+that does not search takes the option and thinks as little as it always does. At a table
+whose game options the shipped network was not trained for (``-o rounds=single``), the
+file's ``fallback`` plays instead, a search that needs no network (unmeasured there).
 
 A best.json is data only (JSON, bounded in size, every field checked); a missing or corrupt
 one is an error naming the file, and touches nothing else: ``shipped`` loads as before.
@@ -40,6 +42,7 @@ FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "policy": ((str,), True),  # the spec; a search's budget is added as seconds=S
     "seconds": ((int, float, type(None)), True),  # the budget at the tables (None: no search)
     "network": ((bool,), True),  # whether it plays over the shipped network
+    "fallback": ((str,), False),  # the bot at tables whose options that network does not fit
     "why": ((str,), False),
     "measured_on": ((dict,), False),  # the network's sha256 the figures were measured on
     "figures": ((list,), False),
@@ -141,8 +144,9 @@ def _check(record, game: str, num_players: int) -> str | None:
     if (record["game"], record["num_players"]) != (game, num_players):
         return (f"it records {record['game']} at {record['num_players']} players, but it is "
                 f"in {game}/{num_players}p/")
-    if record["policy"].partition(":")[0].strip() in ("", BEST):
-        return f"'policy' must name a bot, not {record['policy']!r}"
+    for key in ("policy", "fallback"):
+        if key in record and record[key].partition(":")[0].strip() in ("", BEST):
+            return f"{key!r} must name a bot, not {record[key]!r}"
     if record["seconds"] is not None and not record["seconds"] > 0:
         return "'seconds' must be positive"
     return None
@@ -207,15 +211,18 @@ def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
         if not 0 < seconds <= 3600:
             raise BestError(f"policy {spec!r}: seconds must be more than 0 and at most 3600")
     record = read(table, num_players, root)
+    chosen = record
     if record["network"]:
         # A search over the shipped network fits only the options it was trained for:
-        # said now, not at the first move.
+        # said now, not at the first move; elsewhere the fallback plays, if there is one.
         try:
             make_policy(f"shipped:{table}", table, num_players, env_options=env_options)
         except UnknownPolicyError as err:
-            raise BestError(f"best for {table} at {num_players} players plays "
-                            f"{record['policy']} over the shipped network, which cannot sit "
-                            f"at this table: {err}") from None
-    resolved = resolved_spec(record, seconds)
+            if "fallback" not in record:
+                raise BestError(f"best for {table} at {num_players} players plays "
+                                f"{record['policy']} over the shipped network, which cannot "
+                                f"sit at this table: {err}") from None
+            chosen = {**record, "policy": record["fallback"]}
+    resolved = resolved_spec(chosen, seconds)
     inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
     return BestPolicy(inner, resolved, record)

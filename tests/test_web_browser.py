@@ -35,7 +35,8 @@ NEXT = "body[data-state='your-turn'], body[data-state='over'], body[data-state='
 
 @pytest.fixture(scope="module")
 def server():
-    with ServerThread(bot_delay=0) as url:
+    # best (every default seat) thinks 0.05 s a move here, not the server's default 1 s
+    with ServerThread(bot_delay=0, bot_seconds=0.05) as url:
         yield url
 
 
@@ -76,10 +77,9 @@ def legal_now(url: str, token: str) -> set[int]:
     return {m["action"] for m in view["moves"]}
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_a_game_played_to_the_end_by_clicking(server, page, game, tmp_path):
-    token = start(page, server, game, PLAYERS[game], seed=7, options=SHORT.get(game, ""))
-    rng = random.Random(game)
+def play_by_clicking(page, rng: random.Random, check=None) -> int:
+    """Random clicks on the moves offered until the player's turns are over (``check`` sees
+    the clickable moves first); the number of moves made."""
     clicks = 0
     while page.get_attribute("body", "data-state") == "your-turn":
         turn = page.get_attribute("body", "data-turn")
@@ -89,16 +89,28 @@ def test_a_game_played_to_the_end_by_clicking(server, page, game, tmp_path):
             assert groups.count() > 1
             groups.nth(rng.randrange(groups.count())).click()
             continue
-        shown = {int(a) for a in targets.evaluate_all("els => els.map(e => e.dataset.action)")}
-        legal = legal_now(server, token)
-        assert shown <= legal and shown, (shown, legal)  # only legal moves are clickable
-        if not page.locator(".group-btn").count():
-            assert shown == legal
+        if check is not None:
+            check(targets)
         targets.nth(rng.randrange(targets.count())).click()
         clicks += 1
         page.wait_for_selector(f"body:not([data-turn='{turn}'])", state="attached")
         page.wait_for_selector(NEXT, state="attached")
         assert clicks < 400
+    return clicks
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_game_played_to_the_end_by_clicking(server, page, game, tmp_path):
+    token = start(page, server, game, PLAYERS[game], seed=7, options=SHORT.get(game, ""))
+
+    def only_legal_moves_clickable(targets) -> None:
+        shown = {int(a) for a in targets.evaluate_all("els => els.map(e => e.dataset.action)")}
+        legal = legal_now(server, token)
+        assert shown <= legal and shown, (shown, legal)
+        if not page.locator(".group-btn").count():
+            assert shown == legal
+
+    clicks = play_by_clicking(page, random.Random(game), only_legal_moves_clickable)
     assert page.get_attribute("body", "data-state") == "over" and clicks > 0
     shown_scores = [float(s) for s in page.locator(".final-score").all_inner_texts()]
     with page.expect_download() as download:
@@ -112,13 +124,32 @@ def test_a_game_played_to_the_end_by_clicking(server, page, game, tmp_path):
     assert json.loads(path.read_text())["log"]["seed"] == 7
 
 
+def test_best_is_offered_first_seated_by_default_and_plays_a_whole_game(server, page):
+    """A whole game of Cat in the Box (its default options, which the shipped network was
+    trained for) against best, the default seat: the search over the network plays."""
+    page.goto(server + "/")
+    page.select_option("#game", "cat_in_the_box")
+    page.select_option("#players", "2")
+    seat = page.locator("select.seat[data-seat='1']")
+    values = seat.locator("option").evaluate_all("els => els.map(e => e.value)")
+    assert values[:2] == ["human", "best"] and seat.input_value() == "best"
+    page.fill("#seed", "11")
+    page.click("#start")
+    page.wait_for_selector(NEXT, state="attached")
+    assert play_by_clicking(page, random.Random(11)) > 0
+    assert page.get_attribute("body", "data-state") == "over"
+    legend = page.inner_text("#legend")
+    assert "P1 best: best = pimc:seconds=0.05" in legend, legend  # what best plays here
+
+
 def test_bots_answer_after_a_delay_and_wrong_links_say_so(browser):
     with ServerThread(bot_delay=0.3) as url:
         page = browser.new_page()
         start(page, url, "cat_tree", 2, seed=1, options="turns=1")
         page.locator(CLICKABLE).first.click()
         page.wait_for_selector("body[data-state='waiting']", state="attached")
-        assert "is thinking" in page.inner_text("#status")
+        assert "P1 best is thinking" in page.inner_text("#status")
+        assert "thinking" in page.get_attribute("#status", "class")
         page.wait_for_selector(NEXT, state="attached")
         page.goto(url + "/play#" + "x" * 32)
         page.wait_for_selector("body[data-state='error']", state="attached")
@@ -143,8 +174,8 @@ def test_several_humans_get_one_link_each(server, page):
 
 def test_the_seat_menu_offers_the_shipped_policy_of_the_chosen_player_count(page, tmp_path,
                                                                            monkeypatch):
-    """Shipped for 2 and 3 players only: the seats offer it, and default to it, at those
-    counts; at 4 the heuristic sits by default and the shipped policy is not on offer."""
+    """Shipped for 2 and 3 players only: the seats offer it at those counts, not at 4 or 5;
+    best, the default seat at every count, comes before it."""
     from catzoo.training import checkpoint as C
     from tests.test_training_checkpoint import make_checkpoint
 
@@ -157,12 +188,15 @@ def test_the_seat_menu_offers_the_shipped_policy_of_the_chosen_player_count(page
     with ServerThread(bot_delay=0) as url:
         page.goto(url + "/")
         page.select_option("#game", "cat_in_the_box")
-        for n, default in [(4, "heuristic"), (3, shipped), (2, shipped), (5, "heuristic")]:
+        for n, offers in [(4, False), (3, True), (2, True), (5, False)]:
             page.select_option("#players", str(n))
             offered = page.eval_on_selector_all(f"{seat} option", "os => os.map(o => o.value)")
-            assert offered.count(shipped) == (1 if default == shipped else 0), (n, offered)
-            assert page.input_value(seat) == default, n
+            assert offered.count(shipped) == (1 if offers else 0), (n, offered)
+            assert offered.index("best") < offered.index("random"), offered
+            assert page.input_value(seat) == "best", n
         page.select_option("#players", "3")
+        for i in (1, 2):
+            page.select_option(f"select.seat[data-seat='{i}']", shipped)
         page.click("#start")
         page.wait_for_selector(NEXT, state="attached")
         token = page.url.split("#", 1)[1]

@@ -238,7 +238,8 @@ def create_app(*, bot_delay: float = 0.6, max_games: int = 200, idle_seconds: fl
         client = request.client.host if request.client else ""
         store.admit(client)  # a refusal costs no table and no bots
         names = [seat_name(s, choice) for s, choice in zip(seats, body.seats)]
-        # the full spec for the legend: a bot's with its options, a checkpoint's menu name
+        # the full spec for the legend: a bot's with its options (best's with what it
+        # plays, which the table adds), a checkpoint's menu name
         legends = [choice.removeprefix(CHECKPOINT_PREFIX)
                    if choice.startswith(CHECKPOINT_PREFIX) else s
                    for s, choice in zip(seats, body.seats)]

@@ -28,8 +28,11 @@ CHECKPOINT_PREFIX = "checkpoint:"
 # time budget per move too (``Catalogue.make_bot``): a bounded number of iterations is
 # quick on the card games but not on Cats Knocking Things Off Ledges, whose playouts
 # simulate whole games. A browser must not be able to order an hour of search.
-SEARCH_BOTS = {"ismcts": "ismcts:iterations=200"}
-MOVE_SECONDS = 2.0
+# ``best`` comes first: the strongest bot CatZoo has for the game and count (a search over
+# the shipped network, thinking ``move_seconds`` a move).
+SEARCH_BOTS = {"best": "best", "ismcts": "ismcts:iterations=200"}
+FIRST = ("best",)  # offered before the others
+MOVE_SECONDS = 1.0
 
 
 @dataclass
@@ -56,7 +59,8 @@ class Catalogue:
     def bots(self, game: str) -> list[str]:
         from catzoo.policies.registry import HEURISTICS
 
-        return ["random", *sorted(HEURISTICS.get(game, {})), *SEARCH_BOTS]
+        return [*FIRST, "random", *sorted(HEURISTICS.get(game, {})),
+                *(b for b in SEARCH_BOTS if b not in FIRST)]
 
     def to_json(self) -> list[dict]:
         out = []
@@ -96,12 +100,15 @@ class Catalogue:
 
     def make_bot(self, spec: str, game: str, num_players: int, seed: int,
                  options: dict | None = None):
-        """A seat's bot as the server builds it (``Table``'s bot factory): a search bot
-        without a time budget gets ``move_seconds`` a move, on top of its iterations."""
-        from catzoo.policies.registry import SEARCH
+        """A seat's bot as the server builds it (``Table``'s bot factory): ``best`` and a
+        search bot without a time budget get ``move_seconds`` a move (a search bot on top
+        of its iterations)."""
+        from catzoo.policies.registry import BEST, SEARCH
 
         name, _, rest = spec.partition(":")
-        if name in SEARCH and "seconds=" not in rest:
+        if name == BEST and "seconds=" not in rest:
+            spec = f"{spec.rstrip(':')}:seconds={self.move_seconds:g}"
+        elif name in SEARCH and "seconds=" not in rest:
             spec = f"{name}:{rest + ',' if rest else ''}seconds={self.move_seconds:g}"
         return make_bot(spec, game, num_players, seed, options)
 

@@ -51,10 +51,12 @@
     }
 
     const heuristicOf = (g) => (g.bots.includes("heuristic") ? "heuristic" : "random");
-    // A seat left at its default plays the game's shipped policy when one is shipped for
-    // this many players (the catalogue lists shipped:GAME once per count, each with its
-    // count); with game options (which it may not know) the heuristic does.
+    // A seat left at its default plays best, the strongest bot for the game and count
+    // (offered first); else the game's shipped policy when one is shipped for this many
+    // players (the catalogue lists shipped:GAME once per count, each with its count),
+    // which with game options (which it may not know) gives way to the heuristic.
     function defaultBot(g, n) {
+      if (g.bots.includes("best")) return "best";
       const shipped = g.checkpoints.find((c) => c.name === `shipped:${g.name}` && c.players === n);
       return shipped ? `checkpoint:${shipped.name}` : heuristicOf(g);
     }
@@ -136,7 +138,15 @@
     if (view.error) return `The game stopped: ${view.error}`;
     if (view.over) return "Game over";
     if (view.to_act === view.seat) return "Your turn";
+    const acting = view.seats[view.to_act];
+    if (acting && acting.human) return `Waiting for ${CZ.who(view, view.to_act)}…`;
     return `${CZ.who(view, view.to_act)} is thinking…`;
+  }
+
+  // A bot to act: the status says so, with a pulse while it thinks.
+  function botThinking(view) {
+    const acting = view.seats[view.to_act];
+    return !view.error && !view.over && view.to_act !== view.seat && !!acting && !acting.human;
   }
 
   function render(view) {
@@ -149,6 +159,7 @@
     body.dataset.turn = String(view.turn);
     $("title").textContent = `${view.title}: you are P${view.seat}`;
     $("status").textContent = status(view);
+    $("status").classList.toggle("thinking", botThinking(view));
     drawTable(view);
     wireMoves(view);
     renderResult(view);
