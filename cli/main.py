@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Sub-commands living in their own modules (catzoo/cli/<name>.py), each with
 # ``register(subparsers)`` adding a parser whose ``func(args) -> int`` runs it.
-EXTRA_COMMANDS = ("train", "arena", "oracle", "play", "replay", "serve")
+EXTRA_COMMANDS = ("train", "arena", "exploit", "oracle", "play", "replay", "serve")
 
 
 def _optional_module(name: str):
