@@ -28,15 +28,17 @@ ALLOWED: dict[str, set[str]] = {
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
     "play": {"games", "envs", "policies"},
-    "vector": {"games"},  # the batched engine steps the games' compiled cores, nothing of RL
+    # the batched engine steps the games' compiled cores; single_agent's opponents are
+    # policies by spec, batched by the trainer's tables (training.tables)
+    "vector": {"games", "policies", "training"},
     "web": {"games", "play", "policies", "training", "cli"},  # cli: one option parser
     "checkpoints": set(),  # data: the shipped policies
     "docs": set(),  # data: the rules pages
     "cli": {"games", "envs", "policies", "training", "arena", "play", "web", "analysis",
             "integrations"},
-    # CatZoo inside other libraries (RLlib): the envs, bots, checkpoints and league, and
-    # the arena's Ray connection
-    "integrations": {"games", "envs", "policies", "training", "arena"},
+    # CatZoo inside other libraries (RLlib, SB3): the envs, bots, checkpoints and league,
+    # the arena's Ray connection, and the batched engine (sb3.vec_env)
+    "integrations": {"games", "envs", "policies", "training", "arena", "vector"},
 }
 # Third-party libraries the rules engines must not import (BRIEF: rules apart from RL).
 ENGINE_FORBIDDEN = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")
