@@ -1,6 +1,7 @@
 """``catzoo arena --all``: rebuild docs/leaderboard.md for every installed game from the
-bots and the policies shipped with CatZoo (``shipped:GAME``, package data: found from any
-working directory), with the plots beside it."""
+bots, the policies shipped with CatZoo (``shipped:GAME``, package data: found from any
+working directory) and ``best`` (the strongest bot measured for the game, at a smaller
+budget than the tables give it), with the plots beside it."""
 
 from __future__ import annotations
 
@@ -14,12 +15,25 @@ from catzoo.policies.registry import UnknownPolicyError, make_policy
 # The search bot that suits each game (its record's search_bot), at a budget that keeps
 # the whole leaderboard within minutes on 2 cores.
 LEADERBOARD_SEARCH = {"ismcts": "ismcts:iterations=50"}
+# best thinks 1 s a move at the tables; a tenth of that keeps the leaderboard affordable
+# (its budget counts the thread's CPU time in the arena, so the row means the same on a
+# loaded machine).
+LEADERBOARD_BEST = "best:seconds=0.1"
 
 
 def default_policies(game: str) -> list[str]:
     info = get_game(game)
     return ["random", *sorted(info.bots),
             LEADERBOARD_SEARCH.get(info.search_bot, info.search_bot)]
+
+
+def best_row(game: str, num_players: int, options: dict | None = None) -> tuple[list[str], str | None]:
+    """``[LEADERBOARD_BEST]`` when best sits at the table, else ``[]`` and why not."""
+    try:
+        make_policy(LEADERBOARD_BEST, game, num_players, env_options=options or {})
+    except UnknownPolicyError as err:
+        return [], f"`{LEADERBOARD_BEST}`: {err}"
+    return [LEADERBOARD_BEST], None
 
 
 def arena_defaults(game: str, num_players: int, options: dict) -> tuple[list[str], str | None]:
@@ -141,7 +155,9 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     log(f"writing {os.path.abspath(out)}, and the plots, JSON and CSV in "
         f"{os.path.abspath(plots)}{os.sep}")
     lines = ["# Leaderboard", "",
-             ("Rebuilt by `catzoo arena --all` from the bots and the checkpoints shipped under "
+             (f"Rebuilt by `catzoo arena --all` from the bots, `{LEADERBOARD_BEST}` (the "
+              "strongest bot measured for the game and count, at a tenth of the 1 s a move it "
+              "thinks at the tables; its budget counts CPU time) and the checkpoints shipped under "
               f"{where}: {games} games per game at least (rounded up to whole "
               f"seat rotations), seed {seed}, at the player count `shipped:GAME` loads when "
               "none is named (the game's default count when a policy is shipped for it, else "
@@ -150,7 +166,9 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
     for game, info in GAMES.items():
         n = table_size(game, checkpoints)
         found, skipped = shipped_checkpoints(game, checkpoints, n)
-        policies = default_policies(game) + found
+        best, why_not = best_row(game, n)
+        skipped += [why_not] if why_not else []
+        policies = default_policies(game) + found + best
         log(f"{game} ({n} players): {', '.join(policies)}")
         try:
             result = run_arena(game, policies, games=games, num_players=n, workers=workers,

@@ -246,6 +246,7 @@ def test_the_leaderboard_says_what_it_found_and_where_it_writes(tmp_path, monkey
     out = capsys.readouterr().out
     assert f"checkpoints: {shipped_root()} (the policies shipped with CatZoo)" in out
     assert f"writing {tmp_path / 'docs' / 'leaderboard.md'}" in out
-    assert played == [["random", "heuristic", "ismcts:iterations=50", "shipped:cat_tree"]]
+    assert played == [["random", "heuristic", "ismcts:iterations=50", "shipped:cat_tree",
+                       "best:seconds=0.1"]]
     page = (tmp_path / "docs" / "leaderboard.md").read_text()
-    assert "shipped:cat_tree" in page and (tmp_path / "docs" / "leaderboard" / "cat_tree.json").exists()
+    assert "best:seconds=0.1" in page and (tmp_path / "docs" / "leaderboard" / "cat_tree.json").exists()
