@@ -19,7 +19,6 @@ import pytest
 
 pytest.importorskip("torch")
 
-from catzoo import vector
 from catzoo.cli.main import main
 from catzoo.games.registry import get_game
 from catzoo.policies.registry import make_policy
@@ -45,24 +44,7 @@ def rows(path: Path) -> list[dict]:
 
 
 def positions_of(game: str, n: int, count: int, seed: int = 3) -> list[Position]:
-    """Learner decisions of seeded games played at random on the batched engine."""
-    vg = vector.make(game, num_envs=4, num_players=n, seed=seed)
-    _, mask, player = vg.reset()
-    moves: list[list[int]] = [[] for _ in range(4)]
-    seeds = vg.seeds.copy()
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        for i in range(4):
-            if mask[i].sum() > 1 and rng.random() < 0.2:
-                out.append(Position(int(seeds[i]), np.array(moves[i]), int(player[i]), i))
-            moves[i].append(int(actions[i]))
-        _, mask, player, _, done = vg.step(actions)
-        for i in np.flatnonzero(done):
-            moves[i], seeds[i] = [], vg.seeds[i]
-    vg.close()
-    return out[:count]
+    return expert.sample_positions(game, n, count, seed)
 
 
 def job_for(game: str, n: int, policy, positions: list[Position], seeds: list[int]) -> dict:

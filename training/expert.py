@@ -67,6 +67,33 @@ def replay(state_cls, options, seed: int, moves) -> GameState:
     return state
 
 
+def sample_positions(game: str, num_players: int, count: int, seed: int = 0,
+                     options: dict | None = None) -> list[Position]:
+    """``count`` positions of seeded games played at random on the batched engine (decisions
+    with more than one legal move, a fifth of them), for benchmarks and tests."""
+    from catzoo import vector
+
+    slots = 8
+    vg = vector.make(game, num_envs=slots, num_players=num_players, seed=seed, **(options or {}))
+    _, mask, player = vg.reset()
+    moves: list[list[int]] = [[] for _ in range(slots)]
+    seeds = vg.seeds.copy()
+    rng = np.random.default_rng(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        for i in range(slots):
+            if mask[i].sum() > 1 and rng.random() < 0.2:
+                out.append(Position(int(seeds[i]), np.array(moves[i], dtype=np.int16),
+                                    int(player[i]), i))
+            moves[i].append(int(actions[i]))
+        _, mask, player, _, done = vg.step(actions)
+        for i in np.flatnonzero(done):
+            moves[i], seeds[i] = [], vg.seeds[i]
+    vg.close()
+    return out[:count]
+
+
 def label_positions(job: dict) -> dict:
     """Label positions by ``pimc`` over a network, from plain data only (a Ray task runs this
     as it is): ``job`` holds ``game``, ``options`` (the env's, as JSON), ``weights`` (the
