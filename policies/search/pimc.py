@@ -142,7 +142,8 @@ class PIMCPolicy(Policy):
             if done:
                 per_redeal = spent / done
                 left = budget.deadline - budget.clock()
-                size = min(size, int(left / per_redeal) if per_redeal > 0 else size)
+                # (1e-9: a re-deal that fits exactly is not lost to rounding)
+                size = min(size, int(left / per_redeal + 1e-9) if per_redeal > 0 else size)
                 if size < 1:
                     break
             start = budget.clock()
