@@ -1,0 +1,124 @@
+"""``best``: resolved for every game and count from the package's best.json files (from any
+directory), its spec's mistakes and a missing or corrupt best.json named clearly while
+``shipped`` still loads, and the tables seating it by default."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from argparse import Namespace
+
+import pytest
+
+from catzoo.games.registry import GAMES
+from catzoo.policies import best as B
+from catzoo.policies.registry import UnknownPolicyError, make_policy
+
+EVERY = [(g, n) for g, info in GAMES.items() for n in info.players]
+
+
+def test_best_resolves_for_every_game_and_count_from_outside_the_repository(tmp_path):
+    probe = (
+        "import json\n"
+        "from catzoo.games.registry import GAMES\n"
+        "from catzoo.policies.registry import make_policy\n"
+        "out = {}\n"
+        "for g, info in GAMES.items():\n"
+        "    for n in info.players:\n"
+        "        p = make_policy('best', g, n, seed=0)\n"
+        "        out[f'{g}:{n}'] = [p.name, p.spec, p.record['policy'], type(p.inner).__name__]\n"
+        "print(json.dumps(out))\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True,
+                          capture_output=True, text=True)
+    found = json.loads(done.stdout)
+    assert sorted(found) == sorted(f"{g}:{n}" for g, n in EVERY)
+    for key, (name, spec, chosen, _) in found.items():
+        game, n = key.split(":")
+        record = B.read(game, int(n))
+        assert name == "best" and chosen == record["policy"]
+        # a search gets the file's budget (1 s at the tables), a bot plays as it is
+        assert spec == B.resolved_spec(record)
+        assert ("seconds=1" in spec) == (record["seconds"] == 1.0)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("best:lunr", "did you mean 'lunar'?"),
+    ("best:lunar:3p", "plays 3-player games; this table has 4"),
+    ("best:cat_in_the_box", "is cat_in_the_box's best, not lunar's"),
+    ("best:seconds=0", "seconds must be more than 0"),
+    ("best:seconds=fast", "seconds must be more than 0"),
+    ("best:depth=3", "best takes the option seconds"),
+    ("best:seconds=1:lunar", "options come last"),
+    ("best:4p:lunar", "in that order"),
+])
+def test_best_spec_mistakes_are_named(spec, message):
+    with pytest.raises(UnknownPolicyError, match=message.replace("?", r"\?")):
+        make_policy(spec, "lunar", 4)
+
+
+def test_best_names_its_game_count_and_budget():
+    bot = make_policy("best:lunar:4p:seconds=0.25", "lunar", 4, seed=1)
+    assert bot.spec.endswith("seconds=0.25") and bot.inner.seconds == 0.25
+    assert make_policy("best:4p", "lunar", 4).spec == make_policy("best", "lunar", 4).spec
+    aimer = make_policy("best:seconds=0.25", "ledges", 3)  # no search: the budget is moot
+    assert aimer.spec == "aimer"
+
+
+def test_at_options_the_network_was_not_trained_for_the_fallback_plays():
+    bot = make_policy("best:seconds=0.5", "lunar", 4, env_options={"rounds": "single"})
+    assert bot.spec == "ismcts:seconds=0.5"
+
+
+@pytest.fixture
+def shipped_copy(tmp_path, monkeypatch):
+    """A copy of the shipped lunar checkpoints as the package's, for best and shipped."""
+    from catzoo.training import checkpoint as C
+
+    root = tmp_path / "checkpoints"
+    shutil.copytree(B.shipped_root() / "lunar", root / "lunar")
+    monkeypatch.setattr(B, "shipped_root", lambda: root)
+    monkeypatch.setattr(C, "shipped_root", lambda: root)
+    return root / "lunar" / "4p" / "best.json"
+
+
+def good(path) -> dict:
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda p: p.unlink(), "is missing"),
+    (lambda p: p.write_text("{not json"), "is corrupt (it is not JSON"),
+    (lambda p: p.write_text("[1, 2]"), "is corrupt (not a JSON object)"),
+    (lambda p: p.write_text(json.dumps({**good(p), "policy": 3})), "'policy' must be str"),
+    (lambda p: p.write_text(json.dumps({k: v for k, v in good(p).items() if k != "network"})),
+     "it lacks 'network'"),
+    (lambda p: p.write_text(json.dumps({**good(p), "num_players": 2})),
+     "records lunar at 2 players, but it is in lunar/4p/"),
+    (lambda p: p.write_text(json.dumps({**good(p), "policy": "best"})), "must name a bot"),
+    (lambda p: p.write_text(json.dumps({**good(p), "seconds": -1})), "must be positive"),
+    (lambda p: p.write_text(json.dumps({**good(p), "format": 9})), "format 9"),
+    (lambda p: p.write_text(" " * (B.MAX_BYTES + 1)), "more than the"),
+])
+def test_a_missing_or_corrupt_best_json_is_named_and_shipped_still_loads(shipped_copy, damage,
+                                                                          message):
+    damage(shipped_copy)
+    with pytest.raises(UnknownPolicyError) as err:
+        make_policy("best", "lunar", 4)
+    assert str(shipped_copy) in str(err.value) and message in str(err.value), err.value
+    assert make_policy("shipped", "lunar", 4).meta["num_players"] == 4
+    assert make_policy("best", "lunar", 2).record["num_players"] == 2  # the other file is fine
+
+
+def test_catzoo_play_seats_best_by_default_with_its_budget():
+    from catzoo.cli.play import build_table
+
+    args = Namespace(game="cat_in_the_box", players=3, option=[], opponent=[], seed=1,
+                     bot_seconds=0.3)
+    table = build_table(args, {0})
+    assert [s.spec for s in table.seats[1:]] == ["best:seconds=0.3"] * 2
+    assert [s.name for s in table.seats[1:]] == ["best", "best"]
+    assert table.seats[1].legend == "best:seconds=0.3 = pimc:seconds=0.3"
+    named = build_table(Namespace(**{**vars(args), "opponent": ["best:cat_in_the_box"]}), {0})
+    assert named.seats[1].spec == "best:cat_in_the_box:seconds=0.3"
