@@ -184,6 +184,9 @@ def rebuild(out: str = "docs/leaderboard.md", games: int = 48, workers: int = 2,
         if not found:
             lines += [f"No checkpoint shipped under {where.replace('<game>', game)}.", ""]
         lines += [f"Skipped {s}" for s in skipped] + ([""] if skipped else [])
+    from catzoo.arena.exploit import leaderboard_section
+
+    lines += leaderboard_section(plots)  # `catzoo exploit --all --docs` keeps its table there
     os.makedirs(folder, exist_ok=True)
     with open(out, "w") as f:
         f.write("\n".join(lines))
