@@ -22,7 +22,8 @@ ALLOWED: dict[str, set[str]] = {
     "games": set(),  # rules apart from RL, bots, training, tools and research
     "envs": {"games"},
     "policies": {"games", "training"},  # the registry loads checkpoint specs with training's loader
-    "training": {"games", "envs", "policies", "arena", "vector"},  # arena: Wilson, balanced tables
+    # arena: Wilson, balanced tables; integrations: the SB3 trainer plays on sb3.vec_env
+    "training": {"games", "envs", "policies", "arena", "vector", "integrations"},
     "arena": {"games", "envs", "policies", "analysis", "training"},  # the oracle report reads
                                                  # analysis; the leaderboard finds the shipped policies
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;

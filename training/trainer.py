@@ -16,8 +16,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnvWrapper
 
+from catzoo.games.registry import get_game
 from catzoo.training import imitation
 from catzoo.training.checkpoint import (
     CheckpointError,
@@ -40,7 +43,8 @@ from catzoo.training.single_agent import SingleAgentEnv
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["SB3_ZIP", "Run", "RunError", "build_model", "make_vec_env", "resume", "train"]
+__all__ = ["SB3_ZIP", "LeagueVecEnv", "Run", "RunError", "build_model", "make_vec_env", "resume",
+           "train"]
 
 TRAINER = "catzoo.training (MaskablePPO self-play with league)"
 SB3_ZIP = "model.zip"  # the pickled format of runs written before; resumed only if trusted
@@ -97,14 +101,106 @@ def _env_factory(config: dict, league_dir: Path, rank: int, seed: int):
     return make
 
 
-def make_vec_env(config: dict, league_dir: Path, seed: int):
-    """The learner's vector env; SB3's ``VecMonitor`` records each episode's return and
-    length (``info["episode"]``, the rollout statistics SB3 logs)."""
+def make_vec_env(config: dict, league_dir: Path, seed: int, batched: bool | None = None):
+    """The learner's vector env, in SB3's ``VecMonitor`` (which records each episode's
+    return and length, ``info["episode"]``, the rollout statistics SB3 logs).
+
+    A game with a compiled core (``batched``, by default) plays ``vec_env.n_envs`` games on
+    the batched engine (``catzoo.integrations.sb3.vec_env``) whose opponents the league
+    sets (``LeagueVecEnv``); any other game, or ``batched=False``, ``vec_env.n_envs``
+    single-game envs (``SingleAgentEnv``, seats drawn by ``LeagueSeats``) in a
+    ``DummyVecEnv`` or ``SubprocVecEnv`` (``vec_env.kind``)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from catzoo import vector
+
+    if batched is None:
+        batched = vector.has_core(config["game"])
+    if batched:
+        return VecMonitor(LeagueVecEnv(config, league_dir, seed))
     fns = [_env_factory(config, league_dir, i, seed) for i in range(config["vec_env"]["n_envs"])]
     kind = SubprocVecEnv if config["vec_env"]["kind"] == "subproc" else DummyVecEnv
     return VecMonitor(kind(fns))
+
+
+# League snapshots the batched env's new games draw from at a time, re-drawn by the scheme
+# after every rollout (the batched trainer's league.active): each one playing costs a
+# forward pass per move, so twenty snapshots with a game or two each would cost twenty.
+ACTIVE_SNAPSHOTS = 4
+
+
+class LeagueVecEnv(VecEnvWrapper):
+    """``vec_env`` games whose opponents come from the league, as ``LeagueSeats`` draws
+    them for the single-game envs, per game rather than per seat: one opponent holds
+    every seat the learner and its partners do not, drawn by ``league.mix`` (the league's
+    share spread over ``ACTIVE_SNAPSHOTS`` snapshots picked by ``league.scheme``, the
+    random bot while there are none), and the learner's teammates are the partner copy
+    (the heuristic until there is one). ``refresh_league`` re-reads the league; the games
+    in progress keep their players. An episode against a snapshot reports it
+    (``info["opponents"]``) for the league's statistics."""
+
+    def __init__(self, config: dict, league_dir: Path, seed: int):
+        import numpy as np
+
+        from catzoo.integrations.sb3 import vec_env
+
+        lg = config["league"]
+        env = config["env"]
+        self.config, self.dir = config, Path(league_dir)
+        self.rng = np.random.default_rng(seed)
+        self.fallback = "heuristic" if get_game(config["game"]).heuristic else "random"
+        super().__init__(vec_env(config["game"], config["vec_env"]["n_envs"], env["num_players"],
+                                 opponents=("random",), seed=seed, reward=env["reward"],
+                                 sample_opponents=not lg["opponent_deterministic"],
+                                 **env["options"]))
+        self.sids: dict[str, str] = {}  # opponent spec -> snapshot id
+        self.refresh_league()
+
+    def refresh_league(self) -> None:
+        """The opponents and partner of the games dealt from now on, from league.json."""
+        from catzoo.training.league import MANIFEST, read_manifest, snapshot_weights
+
+        lg = self.config["league"]
+        path = self.dir / MANIFEST
+        data = read_manifest(path) if path.is_file() else {"snapshots": [], "stats": {}}
+        weights: dict[str, float] = {}
+        for kind in ("heuristic", "random"):
+            if lg["mix"].get(kind, 0) > 0:
+                weights[kind] = float(lg["mix"][kind])
+        share = float(lg["mix"].get("league", 0))
+        ids = [s["id"] for s in data["snapshots"]]
+        if share > 0 and not ids:
+            weights["random"] = weights.get("random", 0.0) + share
+        elif share > 0:
+            scheme = [k for k in ("latest", "uniform", "weighted") if lg["scheme"].get(k, 0) > 0]
+            p = [lg["scheme"][k] for k in scheme]
+            for _ in range(ACTIVE_SNAPSHOTS):
+                how = scheme[int(self.rng.choice(len(scheme), p=[x / sum(p) for x in p]))]
+                if how == "latest":
+                    sid = ids[-1]
+                elif how == "uniform":
+                    sid = ids[int(self.rng.integers(len(ids)))]
+                else:
+                    sid = ids[int(self.rng.choice(len(ids), p=snapshot_weights(
+                        data["stats"], ids, lg["weighted_power"])))]
+                spec = str(self.dir / sid)
+                self.sids[spec] = sid
+                weights[spec] = weights.get(spec, 0.0) + share / ACTIVE_SNAPSHOTS
+        partner = None
+        if self.config["teams"]:
+            pid = data.get("partner")
+            partner = str(self.dir / pid) if pid else self.fallback
+        self.venv.set_opponents(weights, partner)
+
+    def reset(self):
+        return self.venv.reset()
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        for i in np.flatnonzero(dones).tolist():
+            sid = self.sids.get(infos[i]["opponent"])
+            infos[i]["opponents"] = [sid] if sid else []
+        return obs, rewards, dones, infos
 
 
 def build_model(config: dict, vec, seed: int):
@@ -332,6 +428,7 @@ class TrainingCallback(BaseCallback):
         self.bar = tqdm(total=self.cfg["total_steps"], initial=self.num_timesteps,
                         disable=not self.show_progress, unit="step", dynamic_ncols=True,
                         desc=self.cfg["game"])
+        self.refresh_league()
 
     def snapshot(self, model) -> None:
         self.run.league.add_snapshot(int(model.num_timesteps), export_actor(model.policy),
@@ -416,6 +513,14 @@ class TrainingCallback(BaseCallback):
         if self.league_dirty:
             self.run.league.save()
             self.league_dirty = False
+        self.refresh_league()
+
+    def refresh_league(self) -> None:
+        """The batched env's opponents from the league as it is now (the single-game envs
+        re-read it themselves)."""
+        refresh = getattr(self.training_env, "refresh_league", None)
+        if refresh is not None:
+            refresh()
 
     def _on_training_end(self) -> None:
         if self.bar is not None:
