@@ -10,11 +10,15 @@ score is reported as a percentage of
   ``catzoo.analysis.cat_tree.oracle``, a few deals a second per process).
 
 The deals' upper bound is reported beside it: how much better than the reference the
-best possible game could at most be.
+best possible game could at most be, and each policy's mean and largest CPU seconds a move.
+As in the arena, the numeric libraries keep one thread and search budgets count the
+thread's CPU time (``CATZOO_SEARCH_CLOCK=wall`` overrides), so ``best:cat_tree``'s figure
+does not depend on the machine's load.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +43,7 @@ class OracleReport:
     reference: list[int]  # per deal: the best-known (or oracle) score
     bounds: list[int]
     scores: dict[str, list[int]]  # policy -> per-deal score
+    cpu: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)  # mean, max
 
     def percent(self, name: str) -> tuple[float, float]:
         """A policy's mean % of the best score over the deals, and the half-width of its
@@ -56,12 +61,16 @@ class OracleReport:
                 f"reached; {proven} proven optimal)")
         lines = [head]
         width = max(len("policy"), *(len(name) for name in self.scores))
-        lines.append(f"{'policy':<{width}}  mean score  % of best (95% interval)  % of bound")
+        lines.append(f"{'policy':<{width}}  mean score  % of best (95% interval)  % of bound"
+                     "  CPU-s/move (max)")
         for name, scores in self.scores.items():
             mean, half = self.percent(name)
             best = f"{mean:.1f}% +- {half:.1f}"
             bound = f"{percent_of_oracle(scores, self.bounds):.1f}%"
-            lines.append(f"{name:<{width}}  {np.mean(scores):10.1f}  {best:>24}  {bound:>10}")
+            cpu = self.cpu.get(name)
+            timing = f"{cpu[0]:.4f} ({cpu[1]:.3f})" if cpu else ""
+            lines.append(f"{name:<{width}}  {np.mean(scores):10.1f}  {best:>24}  {bound:>10}"
+                         f"  {timing:>16}")
         return "\n".join(lines)
 
 
@@ -98,13 +107,21 @@ def oracle_report(policies: list[str], deals: int | None = None, fresh: bool = F
         reference = [d.score for d in shipped]
         bounds = [d.bound for d in shipped]
         what = "reference deals against their best-known plans"
-    scores = {}
-    for spec in policies:
-        # a checkpoint must have been trained on the default options the deals use
-        seats = [make_policy(spec, GAME, 2, env_options={}) for _ in range(2)]
-        scores[spec] = []
-        for i, deck in enumerate(decks):
-            for p, seat in enumerate(seats):
-                seat.reset(2 * i + p)  # each deal's play depends on the deal alone
-            scores[spec].append(play_policies(deck, seats, options).total)
-    return OracleReport(what, reference, bounds, scores)
+    from catzoo.arena.runner import TimedPolicy, arena_clock
+    from catzoo.policies.search import budget, threads
+
+    scores, cpu = {}, {}
+    with threads.limited(), budget.use_clock(arena_clock()):
+        for spec in policies:
+            # a checkpoint must have been trained on the default options the deals use
+            seats = [TimedPolicy(make_policy(spec, GAME, 2, env_options={}), spec, p)
+                     for p in range(2)]
+            scores[spec] = []
+            for i, deck in enumerate(decks):
+                for p, seat in enumerate(seats):
+                    seat.reset(2 * i + p)  # each deal's play depends on the deal alone
+                scores[spec].append(play_policies(deck, seats, options).total)
+            moves = sum(s.moves for s in seats)
+            cpu[spec] = (sum(s.cpu_seconds for s in seats) / max(moves, 1),
+                         max(s.longest_cpu for s in seats))
+    return OracleReport(what, reference, bounds, scores, cpu)

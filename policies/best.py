@@ -225,4 +225,8 @@ def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
             chosen = {**record, "policy": record["fallback"]}
     resolved = resolved_spec(chosen, seconds)
     inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
+    for part in ("rollout", "prior"):  # its network loaded now, not in its first move's budget
+        network = getattr(inner, part, None)
+        if network is not None:
+            network.preload(table, num_players, env_options)
     return BestPolicy(inner, resolved, record)

@@ -122,3 +122,14 @@ def test_catzoo_play_seats_best_by_default_with_its_budget():
     assert table.seats[1].legend == "best:seconds=0.3 = pimc:seconds=0.3"
     named = build_table(Namespace(**{**vars(args), "opponent": ["best:cat_in_the_box"]}), {0})
     assert named.seats[1].spec == "best:cat_in_the_box:seconds=0.3"
+
+
+def test_best_loads_its_network_when_built_not_in_its_first_moves_budget():
+    from tests.test_ismcts import mid_game_states, obs_of
+
+    bot = make_policy("best:seconds=0.05", "cat_in_the_box", 4, seed=0)
+    network = bot.inner.rollout.policy
+    assert network is not None
+    state = next(s for s in mid_game_states("cat_in_the_box", 4) if len(s.legal_actions()) > 1)
+    bot.act(obs_of(state), state=state, player=state.current_player)
+    assert bot.inner.rollout.policy is network  # the table's options: the same one

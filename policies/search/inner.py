@@ -23,14 +23,28 @@ class InnerPolicy:
         if self.policy is not None:
             self.policy.reset(seed)
 
+    def preload(self, game: str, num_players: int, env_options: dict | None = None) -> None:
+        """Load it now for that table (a bot with a time budget should not spend its first
+        move loading a network); the first state of that table then finds it loaded."""
+        from catzoo.games.base import build_options
+        from catzoo.games.registry import get_game
+
+        info = get_game(game)
+        options = build_options(info.engine_class().options_cls, info.name,
+                                {**(env_options or {}), "num_players": num_players})
+        self._load(info.name, num_players, options)
+
     def for_state(self, state) -> Policy:
-        options = {k: v for k, v in dataclasses.asdict(state.options).items() if k != "num_players"}
-        key = (state.game_name, state.num_players, repr(options))
+        return self._load(state.game_name, state.num_players, state.options)
+
+    def _load(self, game: str, num_players: int, game_options) -> Policy:
+        options = {k: v for k, v in dataclasses.asdict(game_options).items() if k != "num_players"}
+        key = (game, num_players, repr(options))
         if self.policy is None or key != self._key:
             from catzoo.policies.registry import UnknownPolicyError, make_policy
 
             try:
-                self.policy = make_policy(self.spec, state.game_name, state.num_players,
+                self.policy = make_policy(self.spec, game, num_players,
                                           seed=self.seed, env_options=options)
             except UnknownPolicyError as err:
                 raise SearchOptionError(f"{self.label}: {err}") from None
