@@ -152,7 +152,10 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     before it), or with ``raise_on_failure=False`` is returned in ``result.failure``.
     """
     info = get_game(game)
-    n = info.default_players if num_players is None else int(num_players)
+    games = _integer("games", games)
+    seed = _integer("seed", seed)
+    workers = None if workers is None else _integer("workers", workers)
+    n = info.default_players if num_players is None else _integer("num_players", num_players)
     if n not in info.players:
         raise ArenaSetupError(
             f"{info.name} is played by {', '.join(map(str, info.players))} players, not {n}")
@@ -162,7 +165,7 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
         raise ArenaSetupError(f"workers must be at least 1, not {workers}")
     if address is not None and backend != "ray":
         raise ArenaSetupError("an address is for the Ray backend: pass backend='ray'")
-    options = dict(options or {})
+    options = {k: _plain(v) for k, v in (options or {}).items()}
     names = list(names) if names is not None else _names(policies)
     if len(names) != len(policies):
         raise ArenaSetupError(f"{len(names)} names for {len(policies)} policies")
@@ -187,6 +190,22 @@ def run_arena(game: str, policies: list, games: int = 100, num_players: int | No
     if failure is not None and raise_on_failure:
         raise ArenaPolicyError(failure, result)
     return result
+
+
+def _integer(name: str, value) -> int:
+    """``value`` as a Python int (numpy integers too: results are written as JSON)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ArenaSetupError(f"{name}={value!r} must be an integer")
+    return int(value)
+
+
+def _plain(value):
+    """An option value with numpy integers as Python ints (the results are JSON)."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return tuple(_plain(v) for v in value)
+    return value
 
 
 def _names(policies: list) -> list[str]:

@@ -24,6 +24,7 @@ import atexit
 import contextlib
 import os
 import shutil
+import socket
 import tempfile
 import uuid
 from pathlib import Path
@@ -144,6 +145,28 @@ def init_local(ray, **kwargs) -> None:
     ray.init(**kwargs)
 
 
+def join(ray, address: str | None) -> None:
+    """``ray.init(address=address)``, a running cluster; ``ArenaSetupError`` in one line
+    when none is there. A ``host:port`` nothing listens on is found out at once: Ray
+    itself retries such an address for minutes."""
+    where = address or os.environ.get("RAY_ADDRESS", "")
+    fix = ("start one with `ray start --head` (then --ray auto), or give --ray no address "
+           "to start a local instance for this arena")
+    target = where.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if host and port.isdigit():
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        except OSError as err:
+            raise ArenaSetupError(f"no Ray cluster at {where!r} ({err.strerror or err}): "
+                                  f"{fix}") from None
+    try:
+        ray.init(address=address)
+    except ConnectionError:
+        raise ArenaSetupError(f"no Ray cluster at {where or 'auto'!r} (none answered): "
+                              f"{fix}") from None
+
+
 @contextlib.contextmanager
 def connection(address: str | None, num_cpus: int | None):
     """Ray, connected: the caller's, or one made here (and shut down on the way out).
@@ -154,7 +177,7 @@ def connection(address: str | None, num_cpus: int | None):
         return
     joins = address not in (None, "local") or (address is None and os.environ.get("RAY_ADDRESS"))
     if joins:
-        ray.init(address=address)
+        join(ray, address)
     else:
         init_local(ray, address=address, **({} if num_cpus is None else {"num_cpus": num_cpus}))
     try:

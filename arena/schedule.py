@@ -57,7 +57,10 @@ class Structure:
 
 
 def game_structure(game: str, num_players: int, options: dict | None = None) -> Structure:
-    return _structure(get_game(game).name, num_players, tuple(sorted((options or {}).items())))
+    # the cache's key: sequence options (take_counts=[1, 2, 0]) as tuples
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                       for k, v in (options or {}).items()))
+    return _structure(get_game(game).name, int(num_players), key)
 
 
 @cache
