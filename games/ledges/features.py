@@ -44,23 +44,36 @@ LAND_MARGIN = 0.002  # the landing point must lie this far inside a platform's r
 SLIDE_KEEP = 1.0  # share of the horizontal speed kept on landing
 
 
-class Scene:
-    """The platforms and obstacles the model needs, read from a ``LedgesState``."""
+class Platforms:
+    """The platforms on the table as the model reads them (one row per card on the table,
+    in card order), shared by the scenes of every source platform of one state."""
 
-    def __init__(self, state, src: int, skip_pieces=()):
-        from catzoo.games.ledges.state import CAT0, LOOSE, PILLAR0
-
+    def __init__(self, state):
         cards = [c for c in range(G.NUM_PLATFORMS) if state.onboard[c]]
-        rots = G.rotations(state.pose[cards, 3:]) if cards else np.zeros((0, 3, 3))
+        self.list = cards
+        self.rots = G.rotations(state.pose[cards, 3:]) if cards else np.zeros((0, 3, 3))
         self.cards = np.array(cards, dtype=np.int64)
         self.xy = state.pose[cards, :2].copy() if cards else np.zeros((0, 2))
         self.top = state.pose[cards, 2] + G.PLAT_T / 2 if cards else np.zeros(0)
-        self.yaw = np.array([math.atan2(r[1, 0], r[0, 0]) for r in rots])
+        self.yaw = np.array([math.atan2(r[1, 0], r[0, 0]) for r in self.rots])
         self.round = np.array([G.platform_shape(c) == G.ROUND for c in cards], dtype=bool)
         self.level = np.array([state.plat_level[c] for c in cards])
         self.icon = np.array([G.platform_icon(c) for c in cards], dtype=np.int64)
-        i = cards.index(src)
+
+
+class Scene:
+    """The platforms and obstacles the model needs, read from a ``LedgesState``, for a toy
+    on platform ``src`` (``platforms``: the state's ``Platforms``, when already read)."""
+
+    def __init__(self, state, src: int, skip_pieces=(), platforms: Platforms | None = None):
+        from catzoo.games.ledges.state import CAT0, LOOSE, PILLAR0
+
+        plats = Platforms(state) if platforms is None else platforms
+        self.cards, self.xy, self.top, self.yaw = plats.cards, plats.xy, plats.top, plats.yaw
+        self.round, self.level, self.icon = plats.round, plats.level, plats.icon
+        i = plats.list.index(src)
         self.src = i
+        self.src_rot = plats.rots[i]
         self.src_xy = self.xy[i]
         self.src_yaw = float(self.yaw[i])
         self.src_round = bool(self.round[i])
@@ -119,12 +132,45 @@ def _blocked(start: np.ndarray, u: np.ndarray, length: np.ndarray, obstacles: np
 
 
 def bat_outcomes(scene: Scene, start: np.ndarray, toy_bottom: float, icons: np.ndarray,
-                 obstacles: np.ndarray, dexterity: float = 1.0, valid: np.ndarray | None = None):
+                 obstacles: np.ndarray, dexterity: float = 1.0, valid: np.ndarray | None = None,
+                 rows: np.ndarray | None = None):
     """For each start (M, 2) and icon (M,), per bat (direction, strength): expected points
     (M, 8, 4), chance of staying on the source (M, 8, 4) and blocked (M, 8) under the model.
-    ``valid`` (M, K): which obstacles stand in the way of each start (all by default)."""
-    m = start.shape[0]
+    ``valid`` (M, K): which obstacles stand in the way of each start (all by default).
+
+    With ``rows`` (M,), ``start`` and ``valid`` hold each distinct start once and row i
+    is start ``rows[i]`` with icon ``icons[i]``: the toys of one spot share their slide
+    and fall, and differ only in the icon that earns the bonus."""
+    if rows is None:
+        rows = np.arange(start.shape[0])
+    land = _landings(scene, start, toy_bottom, obstacles, dexterity, valid)
+    m = rows.shape[0]
     nd, ns = P.BAT_DIRECTIONS, len(P.BAT_SPEEDS)
+    stays = land["stays"][rows]
+    if land["lvl"] is None:
+        points = np.zeros(stays.shape)
+    else:
+        bonus = (land["icon"][rows] == icons[:, None, None]).astype(float)
+        points = np.where(land["scores"][rows], land["lvl"][rows] + bonus, 0.0)
+    w = (GH_WEIGHTS[:, None] * GH_WEIGHTS[None, :])  # direction noise x speed noise
+    pts = points.reshape(m, nd, 3, ns, 3)
+    st = stays.reshape(m, nd, 3, ns, 3).astype(float)
+    exp_points = np.einsum("mdanb,ab->mdn", pts, w)
+    p_stay = np.einsum("mdanb,ab->mdn", st, w)
+    blocked = land["blocked"][rows]
+    exp_points = np.where(blocked[:, :, None], 0.0, exp_points)
+    return exp_points, p_stay, blocked
+
+
+def _landings(scene: Scene, start: np.ndarray, toy_bottom: float, obstacles: np.ndarray,
+              dexterity: float, valid: np.ndarray | None) -> dict:
+    """Where a toy from each start (S, 2) comes to rest under the model, for every noise
+    node of every bat (S, 24 direction nodes, 12 speed nodes): ``stays`` on the source,
+    ``scores`` (comes to rest on a lower platform), the drop ``lvl`` in whole pillar
+    lengths (at least 0) and the ``icon`` of the platform landed on (both None when no
+    platform is lower); ``blocked`` (S, 8) per direction."""
+    m = start.shape[0]
+    nd = P.BAT_DIRECTIONS
     dir_sd = float(P.BAT_DIRECTION_SD) * dexterity
     spd_sd = P.BAT_SPEED_SD * dexterity
     angles = (np.arange(nd)[:, None] * math.pi / 4 + dir_sd * GH_NODES[None, :]).reshape(-1)  # 8*3
@@ -136,9 +182,9 @@ def bat_outcomes(scene: Scene, start: np.ndarray, toy_bottom: float, icons: np.n
     v2 = speeds[None, None, :] ** 2 - 2 * MU_G * edge[:, :, None]  # M, 24, 12
     stays = v2 <= 0
     ve = np.sqrt(np.maximum(v2, 0.0))
+    out = {"stays": stays, "blocked": blocked, "scores": None, "lvl": None, "icon": None}
     # Candidate landings: every platform lower than the source.
     lower = (scene.top < scene.src_top - 0.01) & (np.arange(len(scene.top)) != scene.src)
-    points = np.zeros(v2.shape)
     if lower.any():
         idx = np.flatnonzero(lower)
         drop = np.maximum(0.005, toy_bottom - scene.top[idx])  # P
@@ -161,15 +207,8 @@ def bat_outcomes(scene: Scene, start: np.ndarray, toy_bottom: float, icons: np.n
         ry = np.take_along_axis(ly, first[..., None], -1)[..., 0] + u[None, :, None, 1] * slide
         rest = _inside_one(sub, first, rx, ry)
         lvl = np.floor(scene.src_level - scene.level[idx][first] + 0.5)
-        bonus = (scene.icon[idx][first] == icons[:, None, None]).astype(float)
-        points = np.where(hit & rest & ~stays, np.maximum(lvl, 0.0) + bonus, 0.0)
-    w = (GH_WEIGHTS[:, None] * GH_WEIGHTS[None, :])  # direction noise x speed noise
-    pts = points.reshape(m, nd, 3, ns, 3)
-    st = stays.reshape(m, nd, 3, ns, 3).astype(float)
-    exp_points = np.einsum("mdanb,ab->mdn", pts, w)
-    p_stay = np.einsum("mdanb,ab->mdn", st, w)
-    exp_points = np.where(blocked[:, :, None], 0.0, exp_points)
-    return exp_points, p_stay, blocked
+        out.update(scores=hit & rest & ~stays, lvl=np.maximum(lvl, 0.0), icon=scene.icon[idx][first])
+    return out
 
 
 class _SubScene:
@@ -202,11 +241,13 @@ def _inside_one(sub: _SubScene, which: np.ndarray, x: np.ndarray, y: np.ndarray)
     return _inside(sub.xy[which], sub.yaw[which], sub.round[which], x, y)
 
 
-def toy_spots(state, card: int, spot) -> np.ndarray:
-    """World (x, y) of a toy beside a cat at ``spot`` (card frame) on each side (4, 2)."""
+def toy_spots(state, card: int, spot, rot: np.ndarray | None = None) -> np.ndarray:
+    """World (x, y) of a toy beside a cat at ``spot`` (card frame) on each side (4, 2), and
+    of the cat (``rot``: the card's rotation, when already known)."""
     from catzoo.games.ledges.state import SIDES
 
-    rot = G.rotations(state.pose[card, 3:])[0]
+    if rot is None:
+        rot = G.rotations(state.pose[card, 3:])[0]
     local = np.array([(spot[0] + sx * G.TOY_OFFSET, spot[1] + sy * G.TOY_OFFSET) for sx, sy in SIDES])
     cat = state.pose[card, :2] + rot[:2, :2] @ np.asarray(spot, dtype=float)
     return state.pose[card, :2] + local @ rot[:2, :2].T, cat
@@ -231,23 +272,23 @@ def bat_features(state) -> np.ndarray:
     return out
 
 
-def _best_from(state, card: int, spot, sides_ok) -> np.ndarray:
+def _best_from(state, card: int, spot, sides_ok, platforms: Platforms | None = None) -> np.ndarray:
     """(4 toys, 4 sides): the best expected points over the bats from each toy side."""
     p = state.current_player
     from catzoo.games.ledges.state import CAT0
 
-    scene = Scene(state, card, skip_pieces=(CAT0 + p,))
-    spots, cat_xy = toy_spots(state, card, spot)
+    scene = Scene(state, card, skip_pieces=(CAT0 + p,), platforms=platforms)
+    spots, cat_xy = toy_spots(state, card, spot, scene.src_rot)
     obstacles = scene.extra_obstacle(cat_xy[0], cat_xy[1], G.CAT_RADIUS)
     bottom = scene.src_top
-    starts = np.repeat(spots, 4, axis=0)  # side-major: (side, toy)
+    rows = np.repeat(np.arange(4), 4)  # side-major: (side, toy)
     icons = np.tile(np.arange(4), 4)
     # The cat beside the toy is not in the toy's way unless in front of it: drop obstacles
     # the start overlaps (as the heuristic does).
     keep = np.hypot(obstacles[None, :, 0] - spots[:, 0, None],
                     obstacles[None, :, 1] - spots[:, 1, None]) > 0.012  # side, obstacle
-    e, _, _ = bat_outcomes(scene, starts, bottom, icons, obstacles, state.options.dexterity,
-                           valid=np.repeat(keep, 4, axis=0))
+    e, _, _ = bat_outcomes(scene, spots, bottom, icons, obstacles, state.options.dexterity,
+                           valid=keep, rows=rows)
     best = e.reshape(4, 4, -1).max(axis=2).T  # toy, side
     return np.where(np.asarray(sides_ok, dtype=bool)[None, :], best, 0.0)
 
@@ -280,11 +321,13 @@ def cat_features(state) -> np.ndarray:
     mask = state.legal_mask()
     legal = mask[CAT_BASE:CAT_BASE + G.NUM_PLATFORMS].astype(bool)
     out = np.zeros(G.NUM_PLATFORMS)
+    platforms = Platforms(state)
     for card in np.flatnonzero(mask[CAT_BASE:CAT_BASE + G.NUM_PLATFORMS]):
         found = state._cat_spot(int(card))
         if found is None:
             continue
         spot, sides = found
-        best = _best_from(state, int(card), spot, [bool(sides >> k & 1) for k in range(4)])
+        best = _best_from(state, int(card), spot, [bool(sides >> k & 1) for k in range(4)],
+                          platforms)
         out[card] = best.max() / POINTS_SCALE
     return _with_regret(out, legal)

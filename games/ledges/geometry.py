@@ -208,34 +208,67 @@ def tilt_of(rot: np.ndarray) -> np.ndarray:
 
 
 # --- plane overlap tests (vectorised; footprints are boxes or discs) ----------------------------
-def footprint_overlap(a: dict, b: dict, margin: float) -> np.ndarray:
+# Slack (m) on the bounding-circle test that picks the pairs worth the exact test: far above
+# the rounding of a distance of a few decimetres, far below any clearance of the game.
+NEAR_SLACK = 1e-6
+
+
+def footprint_overlap(a: dict, b: dict, margin) -> np.ndarray:
     """Pairwise overlap (len(a) x len(b) bool) of two sets of plane footprints, each given as
     arrays ``x, y, yaw, hx, hy, r`` (``r > 0`` marks a disc of radius ``r``), grown by
-    ``margin`` (negative margins shrink)."""
-    ax, ay = a["x"][:, None], a["y"][:, None]
-    bx, by = b["x"][None, :], b["y"][None, :]
-    dx, dy = bx - ax, by - ay
-    a_disc = a["r"][:, None] > 0
-    b_disc = b["r"][None, :] > 0
-    out = np.zeros(dx.shape, dtype=bool)
-    both_box = ~a_disc & ~b_disc
-    if both_box.any():
-        out |= both_box & _box_box(a, b, dx, dy, margin)
-    mixed = a_disc ^ b_disc
-    if mixed.any():
-        out |= (a_disc & ~b_disc) & _disc_box(a["r"][:, None], b, -dx, -dy, margin, box_axis=1)
-        out |= (~a_disc & b_disc) & _disc_box(b["r"][None, :], a, dx, dy, margin, box_axis=0)
-    both_disc = a_disc & b_disc
-    if both_disc.any():
-        out |= both_disc & (np.hypot(dx, dy) < a["r"][:, None] + b["r"][None, :] + margin)
+    ``margin`` (a number, or one per footprint of ``b`` as a (1, len(b)) array; negative
+    margins shrink).
+
+    Only the pairs whose bounding circles come within reach (their radii, ``sqrt(2)``
+    times a positive margin and ``NEAR_SLACK``) get the exact test: every other pair is
+    apart whatever the turn of either footprint (a box grown by ``m`` on each side lies
+    within its circumradius plus ``sqrt(2) m``), so the result is the exact test's on
+    every pair, at the cost of the few pairs that are close."""
+    n_a, n_b = len(a["x"]), len(b["x"])
+    out = np.zeros((n_a, n_b), dtype=bool)
+    if n_a == 0 or n_b == 0:
+        return out
+    m = np.broadcast_to(np.asarray(margin, dtype=np.float64), (1, n_b))
+    dx = b["x"][None, :] - a["x"][:, None]
+    dy = b["y"][None, :] - a["y"][:, None]
+    a_disc, b_disc = a["r"] > 0, b["r"] > 0
+    reach_a = np.where(a_disc, a["r"], np.hypot(a["hx"], a["hy"]))
+    reach_b = np.where(b_disc, b["r"], np.hypot(b["hx"], b["hy"]))
+    reach = reach_a[:, None] + (reach_b + math.sqrt(2.0) * np.maximum(m[0], 0.0) + NEAR_SLACK)[None, :]
+    i, j = np.nonzero(dx * dx + dy * dy <= reach * reach)
+    if i.size == 0:
+        return out
+    pdx, pdy, pm = dx[i, j], dy[i, j], m[0, j]
+    pa, pb = a_disc[i], b_disc[j]
+    hit = np.zeros(i.size, dtype=bool)
+    box = ~pa & ~pb
+    if box.any():
+        k = np.flatnonzero(box)
+        hit[k] = _box_box(_pair(a, i[k]), _pair(b, j[k]), pdx[k], pdy[k], pm[k])
+    k = np.flatnonzero(pa & ~pb)  # a disc of a, a box of b: the disc's offset from the box
+    if k.size:
+        hit[k] = _disc_box(a["r"][i[k]], _pair(b, j[k]), -pdx[k], -pdy[k], pm[k])
+    k = np.flatnonzero(~pa & pb)
+    if k.size:
+        hit[k] = _disc_box(b["r"][j[k]], _pair(a, i[k]), pdx[k], pdy[k], pm[k])
+    k = np.flatnonzero(pa & pb)
+    if k.size:
+        hit[k] = np.hypot(pdx[k], pdy[k]) < a["r"][i[k]] + b["r"][j[k]] + pm[k]
+    out[i, j] = hit
     return out
 
 
+def _pair(fp: dict, rows: np.ndarray) -> dict:
+    """The footprints ``rows`` of ``fp``, with the cosine and sine of their turn (taken on
+    the whole array, then picked, so each is the value the whole array's test uses)."""
+    return {"c": np.cos(fp["yaw"])[rows], "s": np.sin(fp["yaw"])[rows],
+            "hx": fp["hx"][rows], "hy": fp["hy"][rows]}
+
+
 def _box_box(a, b, dx, dy, margin):
-    ca, sa = np.cos(a["yaw"])[:, None], np.sin(a["yaw"])[:, None]
-    cb, sb = np.cos(b["yaw"])[None, :], np.sin(b["yaw"])[None, :]
-    ahx, ahy = a["hx"][:, None], a["hy"][:, None]
-    bhx, bhy = b["hx"][None, :], b["hy"][None, :]
+    """Separating-axis test of box pairs (one pair per element), the boxes' own axes."""
+    ca, sa, cb, sb = a["c"], a["s"], b["c"], b["s"]
+    ahx, ahy, bhx, bhy = a["hx"], a["hy"], b["hx"], b["hy"]
     separated = np.zeros(dx.shape, dtype=bool)
     for nx, ny in ((ca, sa), (-sa, ca), (cb, sb), (-sb, cb)):
         ext_a = ahx * np.abs(nx * ca + ny * sa) + ahy * np.abs(-nx * sa + ny * ca)
@@ -244,13 +277,9 @@ def _box_box(a, b, dx, dy, margin):
     return ~separated
 
 
-def _disc_box(r, box, dx, dy, margin, box_axis):
-    """Discs of radius ``r`` at offset (dx, dy) from box centres (box arrays broadcast on
-    ``box_axis``)."""
-    shape = [1, 1]
-    shape[box_axis] = -1
-    c, s = np.cos(box["yaw"]).reshape(shape), np.sin(box["yaw"]).reshape(shape)
-    hx, hy = box["hx"].reshape(shape), box["hy"].reshape(shape)
+def _disc_box(r, box, dx, dy, margin):
+    """Discs of radius ``r`` at offset (dx, dy) from box centres, one pair per element."""
+    c, s, hx, hy = box["c"], box["s"], box["hx"], box["hy"]
     lx = dx * c + dy * s
     ly = -dx * s + dy * c
     qx = np.clip(lx, -hx, hx)

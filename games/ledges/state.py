@@ -177,6 +177,7 @@ class LedgesState(GameState):
         self.cat_left = -1
         self.cat_spot = (0.0, 0.0)
         self.start_card = -1
+        self._cat_spots: dict | None = None  # the cat phase's spots, found as it begins
 
     # --- supply ----------------------------------------------------------------------------
     def supply(self) -> tuple[int, int, int, int]:
@@ -484,17 +485,28 @@ class LedgesState(GameState):
     def _cat_bits(self) -> int:
         taken = {int(self.support[CAT0 + q]) for q in range(self.num_players) if self.onboard[CAT0 + q]}
         bits = 0
+        spots = {}
         for card in self.build_order:
             # [S] a platform without a cat, not the one the cat is leaving; [D] with room
             # for the cat and a toy beside it.
-            if card not in taken and card != self.cat_left and self._cat_spot(card) is not None:
-                bits |= 1 << (CAT_BASE + card)
+            if card not in taken and card != self.cat_left:
+                found = self._find_cat_spot(card)
+                if found is not None:
+                    spots[card] = found
+                    bits |= 1 << (CAT_BASE + card)
+        self._cat_spots = spots  # nothing moves until the cat is placed
         return bits
 
     def _cat_spot(self, card: int):
         """[D] Where the cat goes on ``card`` (its frame) and the bit set of the toy sides
         with room: the first of ``CAT_SPOTS`` clear of the pillars standing on the card with
-        at least one side clear; None if there is none."""
+        at least one side clear; None if there is none. In the cat phase, the spots found
+        as it began."""
+        if self.phase == CAT and self._cat_spots is not None and card in self._cat_spots:
+            return self._cat_spots[card]
+        return self._find_cat_spot(card)
+
+    def _find_cat_spot(self, card: int):
         shape = G.platform_shape(card)
         rot = G.rotations(self.pose[card, 3:])[0]
         yaw = float(G.yaw_of(rot))
@@ -621,6 +633,7 @@ class LedgesState(GameState):
         self.cat_card = card
         self.cat_spot = spot
         self.phase = TOY
+        self._cat_spots = None
         bits = 0
         for toy in range(G.TOYS_PER_CAT):
             for k in range(4):
