@@ -71,6 +71,20 @@ def _catsle_estimates(obs: np.ndarray, masks: np.ndarray, num_players: int,
     return out
 
 
+# --- Cats Knocking Things Off Ledges: the aimer's move -------------------------------------
+def _ledges_aimer(obs: np.ndarray, masks: np.ndarray, num_players: int,
+                  options: dict) -> np.ndarray:
+    from catzoo.policies.heuristics.ledges_aimer import choice_features
+
+    return choice_features(obs, masks, num_players, options)
+
+
+def _ledges_aimer_width(num_players: int) -> int:
+    from catzoo.policies.heuristics.ledges_aimer import CHOICE_WIDTH
+
+    return CHOICE_WIDTH
+
+
 FEATURES: dict[str, FeatureSet] = {
     "catsle_heuristic": FeatureSet(
         "catsle_builders",
@@ -79,6 +93,12 @@ FEATURES: dict[str, FeatureSet] = {
         "it (cards in hand); the value of a card of each suit / 5; the mean value of an "
         "unseen card / 5",
         lambda n: CATSLE_WIDTH, _catsle_estimates),
+    "ledges_aimer": FeatureSet(
+        "ledges",
+        "the aimer bot's move as one-hots: a build's anchor and variant, the cat's card, the "
+        "toy and side, the bat or stop (policies/heuristics/ledges_aimer.py; it reads the "
+        "aiming features, env option aim_features)",
+        _ledges_aimer_width, _ledges_aimer),
 }
 
 

@@ -55,6 +55,10 @@ TARGET_HEIGHT = 5.0
 
 class LedgesHeuristic(SeededPolicy):
     name = "heuristic"
+    # Builds of equal score are told apart by a small random draw (``rng``); without it
+    # (``random_ties`` False) the first of them is taken, so the bot is a function of its
+    # observation (the ``ledges_aimer`` input features need one).
+    random_ties = True
 
     def __init__(self, num_players: int = 2, seed: int | None = None):
         if num_players not in (2, 3, 4):
@@ -114,7 +118,7 @@ class LedgesHeuristic(SeededPolicy):
             mode = "landing"
         headings = [math.atan2(p["y"] - top["y"], p["x"] - top["x"]) for p in landings]
         best, best_score = int(legal[0]), -math.inf
-        noise = self.rng.random(len(legal)) * 1e-3
+        noise = self.rng.random(len(legal)) * 1e-3 if self.random_ties else np.zeros(len(legal))
         for action, tie in zip(legal, noise):
             anchor, variant = divmod(int(action), G.NUM_VARIANTS)
             shape, sizes, theta = G.VARIANTS[variant]

@@ -21,9 +21,12 @@ public, computed from the poses at rest, so nothing hidden is read.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from catzoo.games.ledges import features as F
+from catzoo.games.ledges import geometry as G
 from catzoo.games.ledges import state as S
 from catzoo.games.ledges.layout import BAT_OPTIONS, OPTION_FEATURES, TOY_OPTIONS
 from catzoo.policies.base import legal_actions
@@ -69,3 +72,45 @@ class LedgesAimer(LedgesHeuristic):
             "ledges aimer: the observation has no aiming features (env option "
             "aim_features=False) and no engine state was passed to act(state=...)"
         )
+
+
+# --- the aimer's move as input features (catzoo.policies.features, "ledges_aimer") ----------
+# One-hot blocks: a build's anchor and variant (the policy's logit of anchor * 18 + variant
+# can add the two), the cat's card, the toy and side, the bat (or stop).
+CHOICE_BLOCKS = (("anchor", G.NUM_ANCHORS), ("variant", G.NUM_VARIANTS),
+                 ("cat", G.NUM_PLATFORMS), ("toy", S.BAT_BASE - S.TOY_BASE),
+                 ("bat", S.NUM_ACTIONS - S.BAT_BASE))
+CHOICE_WIDTH = sum(size for _, size in CHOICE_BLOCKS)
+
+
+@cache
+def _steady_aimer(num_players: int) -> LedgesAimer:
+    """The aimer taking the first of equally scored builds: a function of its input."""
+    bot = LedgesAimer(num_players, seed=0)
+    bot.random_ties = False
+    return bot
+
+
+def choice_features(obs: np.ndarray, masks: np.ndarray, num_players: int,
+                    options: dict) -> np.ndarray:
+    """(B, ``CHOICE_WIDTH``): the aimer's move at each row of observations (with the aiming
+    features, env option ``aim_features``) and action masks, as one-hots (all zeros where
+    the mask allows nothing: the viewer is not to act)."""
+    if not options.get("aim_features"):
+        raise ValueError("ledges_aimer input features: the aimer reads the aiming features "
+                         "(env option aim_features=True)")
+    bot = _steady_aimer(num_players)
+    out = np.zeros((obs.shape[0], CHOICE_WIDTH), dtype=np.float32)
+    starts = np.cumsum([0] + [size for _, size in CHOICE_BLOCKS])
+    for row in np.flatnonzero(np.asarray(masks).any(axis=1)):
+        action = bot.act({"observation": obs[row], "action_mask": masks[row]})
+        if action < S.NUM_BUILD:
+            anchor, variant = divmod(action, G.NUM_VARIANTS)
+            out[row, starts[0] + anchor] = out[row, starts[1] + variant] = 1.0
+        elif action < S.TOY_BASE:
+            out[row, starts[2] + action - S.CAT_BASE] = 1.0
+        elif action < S.BAT_BASE:
+            out[row, starts[3] + action - S.TOY_BASE] = 1.0
+        else:
+            out[row, starts[4] + action - S.BAT_BASE] = 1.0
+    return out
