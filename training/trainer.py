@@ -149,10 +149,11 @@ class LeagueVecEnv(VecEnvWrapper):
         self.config, self.dir = config, Path(league_dir)
         self.rng = np.random.default_rng(seed)
         self.fallback = "heuristic" if get_game(config["game"]).heuristic else "random"
-        super().__init__(vec_env(config["game"], config["vec_env"]["n_envs"], env["num_players"],
-                                 opponents=("random",), seed=seed, reward=env["reward"],
-                                 sample_opponents=not lg["opponent_deterministic"],
-                                 **env["options"]))
+        self.games = vec_env(config["game"], config["vec_env"]["n_envs"], env["num_players"],
+                             opponents=("random",), seed=seed, reward=env["reward"],
+                             sample_opponents=not lg["opponent_deterministic"],
+                             **env["options"])
+        super().__init__(self.games)
         self.sids: dict[str, str] = {}  # opponent spec -> snapshot id
         self.refresh_league()
 
@@ -190,7 +191,7 @@ class LeagueVecEnv(VecEnvWrapper):
         if self.config["teams"]:
             pid = data.get("partner")
             partner = str(self.dir / pid) if pid else self.fallback
-        self.venv.set_opponents(weights, partner)
+        self.games.set_opponents(weights, partner)
 
     def reset(self):
         return self.venv.reset()

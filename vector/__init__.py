@@ -30,7 +30,7 @@ import warnings
 
 import numpy as np
 
-from catzoo.games.base import OptionsError, build_options
+from catzoo.games.base import GameState, OptionsError, build_options
 from catzoo.games.chance import next_seed, slot_seeds
 from catzoo.games.registry import GAMES, get_game
 from catzoo.vector.batch import REWARDS, CoreBatch, PythonBatch, VectorGame, random_seed
@@ -80,7 +80,7 @@ class Arguments:
     engine class and options object, N, the thread count (capped) and the seed."""
 
     game: str
-    state_cls: type
+    state_cls: type[GameState]
     options: object
     num_envs: int
     threads: int
