@@ -10,9 +10,14 @@ Ray instance of 2 CPUs, the same network and league mix) too.
 The batched trainer runs its game's shipped config (configs/GAME.yaml: its network, its
 vector size and threads, its league mix) with evaluation and checkpoints off, and its
 figure is the learner decisions of its rollouts and updates per second of wall time
-(set-up excluded). The SB3 rows use configs/sb3/GAME.yaml's MaskablePPO settings.
-Targets (issue 23): the batched trainer at least 20,000 learner decisions/s on 2 cores,
-and at least 15x the SB3 path in the same run.
+(set-up excluded). The SB3 rows use configs/sb3/GAME.yaml's MaskablePPO settings (its
+network, PPO update, rollout size and league mix): on the single-game envs the SB3 path
+ran on before (8 envs, ``SingleAgentEnv``, the rollout split over them), and, for a game
+with a compiled core, on ``catzoo.integrations.sb3.vec_env`` as ``trainer: sb3`` runs it
+(the config's ``vec_env.n_envs`` games on the batched engine). Targets: the batched
+trainer at least 20,000 learner decisions/s on 2 cores and at least 15x the SB3 path on
+single-game envs in the same run (issue 23); MaskablePPO on vec_env at least 5x it
+(issue 43).
 
 Figures (per second of wall time and of CPU time of this process and its workers):
 * learner steps: transitions SB3 collects (its ``num_timesteps``);
@@ -106,11 +111,21 @@ def tutorial_wrapper(game: str, num_players: int, counter: MoveCounter):
     return ActionMasker(env, lambda e: e.action_mask())
 
 
-def ours(config: dict, league_dir: Path, counter: MoveCounter):
+def ours(config: dict, league_dir: Path, counter: MoveCounter, batched: bool = False):
+    """The SB3 trainer's env: ``n_envs`` single-game envs (``batched`` False), or
+    ``n_envs`` games on the batched engine (catzoo.integrations.sb3.vec_env)."""
     from catzoo.training.trainer import make_vec_env
 
-    vec = make_vec_env(config, league_dir, seed=0)
-    if config["vec_env"]["kind"] == "dummy":
+    vec = make_vec_env(config, league_dir, seed=0, batched=batched)
+    if batched:
+        games = vec.venv.venv.envs._games
+        step = games.step
+
+        def counted(slots, actions):
+            counter.moves += len(slots)
+            return step(slots, actions)
+        games.step = counted
+    elif config["vec_env"]["kind"] == "dummy":
         for env in vec.envs:
             counter.attach(env.raw)
     return vec
@@ -178,6 +193,7 @@ def measure_rllib(game: str, num_players: int, env_steps: int) -> dict:
 
 
 def main(argv=None) -> int:
+    from catzoo import vector
     from catzoo.games.registry import GAMES
     from catzoo.training import config as config_mod
     from catzoo.training.league import League
@@ -219,18 +235,28 @@ def main(argv=None) -> int:
         league.set_partner(0, export_actor(model.policy), meta)
         probe.close()
 
+        rollout = config["ppo"]["n_steps"] * config["vec_env"]["n_envs"]
         tutorial_cfg = config_mod.resolve({**config, "vec_env": {"n_envs": 1, "kind": "dummy"},
-                                           "ppo": {**config["ppo"], "n_steps": config["ppo"]["n_steps"]
-                                                   * config["vec_env"]["n_envs"]}})
+                                           "ppo": {**config["ppo"], "n_steps": rollout}})
         rows.append(measure("PettingZoo SB3 tutorial wrapper (1 env, model plays every seat)",
                             lambda c: tutorial_wrapper(args.game, n, c), tutorial_cfg, args.steps))
-        rows.append(measure(f"CatZoo, default settings ({config['vec_env']['n_envs']} envs "
-                            f"{config['vec_env']['kind']}, league mix {config['league']['mix']})",
-                            lambda c: ours(config, league_dir, c), config, args.steps))
-        selfplay = config_mod.resolve({**config, "league": {**config["league"],
+        # The SB3 path on single-game envs, as it ran before vec_env: 8 envs, the same
+        # rollout size and every other setting of the config.
+        single = config_mod.resolve({**config, "vec_env": {"n_envs": 8, "kind": "dummy"},
+                                     "ppo": {**config["ppo"], "n_steps": rollout // 8}})
+        rows.append(measure(f"CatZoo SB3 path on single-game envs (8 envs dummy, league mix "
+                            f"{config['league']['mix']})",
+                            lambda c: ours(single, league_dir, c), single, args.steps))
+        selfplay = config_mod.resolve({**single, "league": {**config["league"],
                                                            "mix": {"league": 1.0}}})
-        rows.append(measure("CatZoo, league snapshots only (like-for-like with the tutorial)",
+        rows.append(measure("CatZoo SB3 path on single-game envs, league snapshots only "
+                            "(like-for-like with the tutorial)",
                             lambda c: ours(selfplay, league_dir, c), selfplay, args.steps))
+        if vector.has_core(args.game):
+            rows.append(measure(
+                f"MaskablePPO on catzoo.integrations.sb3.vec_env ({config['vec_env']['n_envs']} "
+                f"games x {config['ppo']['n_steps']} steps, the same league mix)",
+                lambda c: ours(config, league_dir, c, batched=True), config, args.steps))
         batched = measure_batched(args.game, n, args.batched_steps, Path(tmp))
         rows.insert(0, batched)
     if args.rllib:
@@ -248,8 +274,15 @@ def main(argv=None) -> int:
     sb3 = rows[2]["steps_per_s"]
     print(f"batched trainer: {batched['steps_per_s']:,.0f} learner decisions/s "
           f"(target 20,000: {'met' if batched['steps_per_s'] >= 20_000 else 'NOT met'}); "
-          f"{batched['steps_per_s'] / sb3:.1f}x the SB3 path's default settings "
+          f"{batched['steps_per_s'] / sb3:.1f}x the SB3 path on single-game envs "
           f"(target 15x: {'met' if batched['steps_per_s'] >= 15 * sb3 else 'NOT met'})")
+    if vector.has_core(args.game):
+        vec = next(r for r in rows if "vec_env" in r["label"])
+        ratio = vec["steps_per_s"] / sb3
+        print(f"MaskablePPO on vec_env: {vec['steps_per_s']:,.0f} learner decisions/s, "
+              f"{ratio:.1f}x the SB3 path on single-game envs (per CPU-s "
+              f"{vec['steps_per_cpu_s'] / rows[2]['steps_per_cpu_s']:.1f}x; target 5x: "
+              f"{'met' if ratio >= 5 else 'NOT met'})")
     return 0
 
 
