@@ -144,7 +144,11 @@ def balanced(policy, opponent, game: str, num_players: int, games: int,
     the same deal. Competitive games: the share of meetings in which ``policy`` finished
     ahead of ``opponent`` (ties half), with a 95% interval over rounds (each round's deal is
     one sample, so the rotations of a deal are not counted as independent). Cooperative
-    games: the mean difference of the two teams' shared scores on the same deals."""
+    games: the mean difference of the two teams' shared scores on the same deals.
+
+    The arena plays it with the numeric libraries' pools at one thread (``CATZOO_THREADS``
+    overrides) and gives them back after, so the trainer's own threads are untouched; a
+    search opponent's budget counts CPU time (``catzoo.arena.runner``)."""
     from catzoo.arena import run_arena
 
     result = run_arena(game, [policy, opponent], games=games, num_players=num_players,
