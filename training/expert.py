@@ -88,8 +88,8 @@ def sample_positions(game: str, num_players: int, count: int, seed: int = 0,
                                     int(player[i]), i))
             moves[i].append(int(actions[i]))
         _, mask, player, _, done = vg.step(actions)
-        for i in np.flatnonzero(done):
-            moves[i], seeds[i] = [], vg.seeds[i]
+        for j in np.flatnonzero(done):
+            moves[j], seeds[j] = [], vg.seeds[j]
     vg.close()
     return out[:count]
 
