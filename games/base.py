@@ -20,6 +20,7 @@ Conventions shared by all engines:
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import random
 from typing import Any, ClassVar
@@ -202,20 +203,28 @@ class GameState:
         ``chance`` pins the chance outcomes (for example the deals) instead of drawing
         them from ``seed``: named rule scenarios use it to play from an explicit deal.
         """
+        options, seed = cls._new_args(options, seed, kwargs)
+        state = cls._blank(options, seed, list(chance) if chance is not None else [])
+        state.rng = random.Random(seed)
+        state._logged_chance = isinstance(chance, LoggedChance)
+        state._setup()
+        return state
+
+    @classmethod
+    def _new_args(cls, options, seed, kwargs: dict) -> tuple:
+        """``new``'s options (built from ``kwargs`` when None) and seed, checked."""
         if options is None:
             options = build_options(cls.options_cls, cls.game_name, kwargs)
         elif kwargs:
             raise OptionsError("pass either an options object or keyword options, not both")
-        seed = check_seed(seed, f"{cls.game_name}: seed")
+        return options, check_seed(seed, f"{cls.game_name}: seed")
+
+    @classmethod
+    def _blank(cls, options, seed: int | None, pinned: list):
+        """A state before its game: options, seed, pinned chance, empty records."""
         state = cls.__new__(cls)
-        state.options = options
-        state.seed = seed
-        state.rng = random.Random(seed)
-        state.chance = []
-        state._pinned_chance = list(chance) if chance is not None else []
-        state._logged_chance = isinstance(chance, LoggedChance)
-        state.history = []
-        state._setup()
+        state.options, state.seed, state._pinned_chance = options, seed, pinned
+        state.chance, state.history = [], []
         return state
 
     def _setup(self) -> None:
@@ -434,7 +443,8 @@ class GameState:
         raise NotImplementedError
 
     def render(self) -> str:
-        raise NotImplementedError
+        """The state as text: its game's ``render.render_text`` (games/<game>/render.py)."""
+        return importlib.import_module(f"catzoo.games.{self.game_name}.render").render_text(self)
 
     def render_rgb(self) -> np.ndarray:
         """An image of the state, (height, width, 3) uint8, for games that have one."""

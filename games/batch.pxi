@@ -1,17 +1,10 @@
 # Included LAST by every compiled game core (games/<game>/core.pyx): the batched driver,
 # ``BatchCore``, that ``catzoo.vector`` steps N games of the core with.
 #
-# What the including core defines before ``include "../batch.pxi"`` (CORE_CONTRACT.md; the
-# items marked + are this file's extensions of it, also in docs/vector.md):
+# It drives the C interface of the core contract (docs/vector.md, "The core contract"):
 #
-#   ctypedef struct Config       the options in C form, shared read-only by every game
-#   ctypedef struct Game         one whole game, plain C data (memcpy-copyable; pointers only
-#                                to immutable data)
-#   cdef enum: MAX_PLAYERS, MAX_ACTIONS, MAX_OBS
-#   cdef int  game_num_players(const Config* c) noexcept nogil
-#   cdef int  game_num_actions(const Config* c) noexcept nogil
-#   cdef int  game_obs_size(const Config* c) noexcept nogil
-#   cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil
+#   ctypedef struct Config, Game; cdef enum: MAX_PLAYERS, MAX_ACTIONS, MAX_OBS
+#   game_num_players, game_num_actions, game_obs_size, game_new   (core_binding.pxi)
 #   cdef int  game_apply(Game* g, const Config* c, int action) noexcept nogil   # events
 #   cdef int  game_current_player(const Game* g) noexcept nogil                # -1: over
 #   cdef bint game_is_legal(const Game* g, const Config* c, int action) noexcept nogil
@@ -19,15 +12,11 @@
 #   cdef void game_observe(const Game* g, const Config* c, int player, float* out) noexcept nogil
 #   cdef void game_scores(const Game* g, const Config* c, double* out) noexcept nogil
 #   cdef void game_returns(const Game* g, const Config* c, double* out) noexcept nogil
-#   cdef class CoreConfig        with the attribute ``cdef Config c`` (+) and whatever the
-#                                Config points to; ``make_config(options)`` builds one
-#   cdef class Core              (+) the Python-facing game, with ``cdef Game g`` and
-#                                ``cdef readonly CoreConfig config``, and a ``__cinit__``
-#                                taking no arguments: ``BatchCore.slot_core(i)`` hands a copy
-#                                of slot i's game to Python as one
+#   cdef class CoreConfig, Core   (core_binding.pxi's ConfigBinding and CoreBinding, derived)
 #
 # ``game_apply``'s events are core_common.pxi's ``CoreEvent`` bits (GAME_OVER, DEALT).
 # ``game_is_legal`` is called with any int (range checked here first: 0 <= a < A).
+# ``BatchCore.slot_core(i)`` hands Python a copy of slot i's game as a ``Core``.
 #
 # The driver:
 # * holds N ``Game``s in one C array; ``step`` checks every slot's action (range, then

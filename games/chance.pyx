@@ -3,7 +3,7 @@
 
 Engines shuffle a deck at every deal, and in Python the swaps and the draws' calls cost
 as much as a round of play in the compiled cores. Both shuffles draw from the engine's
-own ``random.Random`` (so a seed gives the same deals as ever) and swap in C.
+own ``random.Random`` (so its seed fixes the deals) and swap in C.
 """
 
 
@@ -36,24 +36,10 @@ def shuffle_as_random(list items, rng) -> None:
 
 
 # --- the C generator of the compiled cores, seen from Python ------------------------------
+# (mt19937.pxi also gives this module ``seed_words``: the words an int seed seeds it with)
 include "mt19937.pxi"
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-
-
-def seed_words(seed) -> list:
-    """The 32-bit words, least significant first, that ``random.Random(seed)`` seeds its
-    generator with for an int ``seed`` (those of ``abs(seed)``; ``[0]`` for 0): what the
-    compiled cores' ``mt_seed_words`` takes."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
-    n = abs(int(seed))
-    words = []
-    while True:
-        words.append(n & 0xFFFFFFFF)
-        n >>= 32
-        if not n:
-            return words
 
 
 def slot_seeds(seed, Py_ssize_t n) -> list:
@@ -80,16 +66,9 @@ def _mt_draws(seed, ops) -> list:
     (a list of ints, shuffled in a copy), ``state`` (the 624 words and the index, as
     ``Random.getstate()[1]``). Returns one result per op."""
     cdef MT mt
-    cdef uint32_t key[64]
-    cdef int keylen, i, length
+    cdef int i, length
     cdef int items[4096]
-    words = seed_words(seed)
-    if len(words) > 64:
-        raise ValueError("_mt_draws: a seed of at most 64 words")
-    keylen = len(words)
-    for i in range(keylen):
-        key[i] = words[i]
-    mt_seed_words(&mt, key, keylen)
+    mt_seed_from(&mt, seed)
     out = []
     for name, arg in ops:
         if name == "random":
@@ -114,7 +93,7 @@ def _mt_draws(seed, ops) -> list:
                 mt_shuffle_ints_by_float(&mt, items, length)
             out.append([items[i] for i in range(length)])
         elif name == "state":
-            out.append(tuple([mt.state[i] for i in range(MT_N)]) + (mt.index,))
+            out.append(mt_state_of(&mt))
         else:
             raise ValueError(f"_mt_draws: unknown op {name!r}")
     return out

@@ -9,6 +9,7 @@
 # tests/test_mt19937.py checks every one against the library.
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 cdef enum:
     MT_N = 624
@@ -60,14 +61,6 @@ cdef inline void mt_seed_words(MT* mt, const uint32_t* key, int keylen) noexcept
         k -= 1
     s[0] = 0x80000000u
     mt.index = MT_N
-
-
-cdef inline void mt_seed(MT* mt, uint64_t seed) noexcept nogil:
-    """``random.Random(seed)`` for a seed in [0, 2**64)."""
-    cdef uint32_t key[2]
-    key[0] = <uint32_t>(seed & 0xFFFFFFFFu)
-    key[1] = <uint32_t>(seed >> 32)
-    mt_seed_words(mt, key, 2 if key[1] else 1)
 
 
 cdef inline void _mt_twist(MT* mt) noexcept nogil:
@@ -184,3 +177,70 @@ cdef inline uint64_t next_game_seed(uint64_t seed) noexcept nogil:
     of SplitMix64 seeded with ``seed``, masked to 63 bits."""
     cdef uint64_t state = seed
     return splitmix64(&state) & SEED_MASK
+
+
+# --- the generator seen from Python: seeded and read as ``random.Random`` is ---------------
+import random as _random
+from operator import index as _index
+
+
+def seed_words(seed) -> list:
+    """The 32-bit words, least significant first, that ``random.Random(seed)`` seeds its
+    generator with for an int ``seed`` (those of ``abs(seed)``; ``[0]`` for 0): what
+    ``mt_seed_words`` takes."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
+    n = abs(_index(seed))
+    words = []
+    while True:
+        words.append(n & 0xFFFFFFFF)
+        n >>= 32
+        if not n:
+            return words
+
+
+cdef int mt_seed_from(MT* mt, seed) except -1:
+    """Seed ``mt`` as ``random.Random(seed)`` seeds itself, for any seed it takes: an int
+    (a numpy one, a bool as 0 or 1) by ``seed_words`` in C; a str, bytes or float through
+    Python's own seeding, its state read back."""
+    cdef uint32_t small[8]
+    cdef uint32_t* key = small
+    cdef int i, n
+    if not hasattr(seed, "__index__"):
+        return mt_set_state(mt, _random.Random(seed).getstate()[1])
+    words = seed_words(int(_index(seed)))
+    n = len(words)
+    if n > 8:
+        key = <uint32_t*>malloc(n * sizeof(uint32_t))
+        if key == NULL:
+            raise MemoryError()
+    for i in range(n):
+        key[i] = words[i]
+    mt_seed_words(mt, key, n)
+    if key != small:
+        free(key)
+    return 0
+
+
+cdef tuple mt_state_of(const MT* mt):
+    """The state as ``random.Random.getstate()[1]`` holds it: the 624 words, the index."""
+    cdef int i
+    return tuple([mt.state[i] for i in range(MT_N)]) + (mt.index,)
+
+
+cdef int mt_set_state(MT* mt, state) except -1:
+    """Set ``mt`` to ``state`` (as ``mt_state_of`` gives it), checked whole first: a
+    wrong length or index raises ValueError, a word outside 32 bits OverflowError, and
+    ``mt`` is unchanged."""
+    cdef MT staged
+    cdef int i
+    if len(state) != MT_N + 1:
+        raise ValueError(f"a generator state is {MT_N + 1} numbers (624 words and an index "
+                         f"in 0..624), got {len(state)}")
+    if not 0 <= state[MT_N] <= MT_N:
+        raise ValueError(f"a generator state ends with an index in 0..624, got {state[MT_N]!r}")
+    for i in range(MT_N):
+        staged.state[i] = state[i]
+    staged.index = state[MT_N]
+    mt[0] = staged
+    return 0

@@ -3,28 +3,15 @@
 #
 # * ``playout_returns(core, seed)``: ISMCTS's and PIMC's leaf value, uniformly random legal
 #   moves from a game to its end. Through Python each move costs a legal-action list and an
-#   apply (80% of a search's time on the card games); here the whole playout is one call.
+#   apply, most of a search's time on the card games; here the whole playout is one call.
 # * ``RolloutBatch``: many games copied from ``Core``s (a search's determinizations, one copy
 #   per move tried) stepped together by a policy deciding for all of them at once, with their
 #   random playouts in one call. Unlike ``BatchCore`` it deals nothing: its games start where
 #   the search left them, a game that ends stays over, and a step moves only the games named.
 #
-# A playout's choice is uniform over the legal set from a splitmix64 stream of the given seed;
-# chance (later rounds' deals) comes from the game's own generator, as ``game_apply`` draws it.
-
-cdef uint64_t _SPLITMIX_GAMMA = 0x9E3779B97F4A7C15
-cdef uint64_t _SPLITMIX_M1 = 0xBF58476D1CE4E5B9
-cdef uint64_t _SPLITMIX_M2 = 0x94D049BB133111EB
-
-
-cdef inline uint64_t _splitmix64(uint64_t* s) noexcept nogil:
-    cdef uint64_t z
-    s[0] += _SPLITMIX_GAMMA
-    z = s[0]
-    z = (z ^ (z >> 30)) * _SPLITMIX_M1
-    z = (z ^ (z >> 27)) * _SPLITMIX_M2
-    return z ^ (z >> 31)
-
+# A playout's choice is uniform over the legal set from a SplitMix64 stream (mt19937.pxi's
+# ``splitmix64``) of the given seed; chance (later rounds' deals) comes from the game's own
+# generator, as ``game_apply`` draws it.
 
 cdef int _random_move(Game* g, const Config* c, uint64_t* state) noexcept nogil:
     """A uniformly random legal move of ``g``'s player to act."""
@@ -34,7 +21,7 @@ cdef int _random_move(Game* g, const Config* c, uint64_t* state) noexcept nogil:
     for a in range(A):
         n += mask[a] != 0
     # Lemire's multiply-shift: uniform over n from 32 random bits
-    k = <int>(((_splitmix64(state) >> 32) * <uint64_t>n) >> 32)
+    k = <int>(((splitmix64(state) >> 32) * <uint64_t>n) >> 32)
     for a in range(A):
         if mask[a] != 0:
             if k == 0:

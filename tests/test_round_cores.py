@@ -1,10 +1,11 @@
-"""The compiled rules cores (``core.pyx`` of Cat in the Box and Lunar) and the
-compiled shuffles: copies that share nothing, state that survives pickling and
-``fields``/``load``, and the errors they raise on bad input."""
+"""The compiled rules cores (``core.pyx`` of Cat in the Box and Lunar; pinned chance for
+every core) and the compiled shuffles: copies that share nothing, state that survives
+pickling and ``fields``/``load``, and the errors they raise on bad input."""
 
 from __future__ import annotations
 
 import copy
+import gc
 import pickle
 import random
 
@@ -15,6 +16,8 @@ from hypothesis import strategies as st
 from catzoo.games.base import shuffle
 from catzoo.games.cat_in_the_box import trick_winner as citb_trick_winner
 from catzoo.games.cat_in_the_box.state import CatInTheBoxState
+from catzoo.games.cat_tree.state import CatTreeState
+from catzoo.games.catsle_builders.state import CatsleBuildersState
 from catzoo.games.lunar import trick_winner as lunar_trick_winner
 from catzoo.games.lunar.state import LunarState
 
@@ -53,6 +56,32 @@ def test_copies_play_on_exactly_as_the_original_and_share_nothing(cls, players, 
     for c in copies:
         assert _snapshot(c) == _snapshot(state)
         assert c.round_scores == state.round_scores
+
+
+@pytest.mark.parametrize("cls,players", [(CatInTheBoxState, 3), (LunarState, 4),
+                                         (CatsleBuildersState, 4), (CatTreeState, 2)])
+def test_copies_and_pickles_keep_dealing_their_pinned_chance(cls, players):
+    # A game pinned to another game's chance record, copied every way before its first
+    # move, the original dropped: each copy deals the pinned rounds (its own copy of them),
+    # step for step as the game it was pinned to, with the seed of neither.
+    played, moves, rng = cls.new(num_players=players, seed=21), [], random.Random(21)
+    while not played.is_terminal():
+        moves.append(rng.choice(played.legal_actions()))
+        played.apply(moves[-1])
+    pinned = cls.new(num_players=players, seed=99, chance=played.chance)
+    copies = [pickle.loads(pickle.dumps(pinned)), copy.deepcopy(pinned), pinned.clone()]
+    del pinned
+    gc.collect()
+    for c in copies:
+        again = cls.new(num_players=players, seed=21)
+        for action in moves:
+            assert c.current_player == again.current_player
+            assert c.observation(c.current_player).tobytes() == again.observation(
+                again.current_player).tobytes()
+            c.apply(action)
+            again.apply(action)
+        assert c.scores() == played.scores() and c.state_vector().tobytes() == \
+            played.state_vector().tobytes()
 
 
 @pytest.mark.parametrize("cls,players", CASES)

@@ -33,7 +33,7 @@ import numpy as np
 from catzoo.games.base import GameState, OptionsError, build_options
 from catzoo.games.chance import next_seed, slot_seeds
 from catzoo.games.registry import GAMES, get_game
-from catzoo.vector.batch import REWARDS, CoreBatch, PythonBatch, VectorGame, random_seed
+from catzoo.vector.batch import REWARDS, CompiledBatch, PythonBatch, VectorGame, random_seed
 from catzoo.vector.single_agent_env import SingleAgentVectorEnv, single_agent
 
 __all__ = ["REWARDS", "SingleAgentVectorEnv", "VectorGame", "games_with_core", "has_core", "make",
@@ -70,7 +70,7 @@ def make(game: str, num_envs: int = 1024, num_players: int | None = None, seed: 
     """
     a = checked_arguments(game, num_envs, num_players, seed, reward, threads, options)
     if has_core(a.game):
-        return CoreBatch(a.game, a.state_cls, a.options, a.num_envs, reward, a.threads, a.seed)
+        return CompiledBatch(a.game, a.state_cls, a.options, a.num_envs, reward, a.threads, a.seed)
     return PythonBatch(a.game, a.state_cls, a.options, a.num_envs, reward, a.threads, a.seed)
 
 

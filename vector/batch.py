@@ -1,6 +1,6 @@
 """The batched games behind ``catzoo.vector.make``: one class of API, two engines.
 
-* ``CoreBatch`` steps a game's compiled core (``catzoo.games.<game>.core``): N games in
+* ``CompiledBatch`` steps a game's compiled core (``catzoo.games.<game>.core``): N games in
   C, in one call, the GIL released, ``threads`` OpenMP threads (games/batch.pxi).
 * ``PythonBatch`` steps the game's Python engine (its ``GameState``) in a loop, for games
   without a core (Cats Knocking Things Off Ledges, whose cost is its physics).
@@ -247,7 +247,7 @@ def _checked_seed(game: str, seed) -> int:
     return int(seed)
 
 
-class CoreBatch(VectorGame):
+class CompiledBatch(VectorGame):
     """The slots are Games of the compiled core, stepped by its ``BatchCore``."""
 
     compiled = True

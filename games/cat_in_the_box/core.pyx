@@ -4,9 +4,9 @@ round scoring, game end, standing, observation encoding and legal moves.
 
 One core serves the AEC env (``state.py``'s ``CatInTheBoxState`` owns a ``Core``) and the
 batched engine (``BatchCore``, from games/batch.pxi, steps N ``Game`` structs), so the rules
-exist once. It follows the contract in games/batch.pxi. Sources are tagged as in
-docs/rules/cat_in_the_box.md: [R] published rulebook (via rules-notes), [S] seed text,
-[D] a documented project decision.
+exist once. It follows the core contract of docs/vector.md; its Python classes derive from
+games/core_binding.pxi's. Sources are tagged as in docs/rules/cat_in_the_box.md: [R]
+published rulebook (via rules-notes), [S] seed text, [D] a documented project decision.
 
 Each game keeps its observation features in a "master" float vector, updated in place as
 actions are applied (the layout of ``layout.py``: one block per feature, per seat where it
@@ -14,13 +14,14 @@ is per seat); a player's observation is that vector gathered through runs of con
 indices computed once per player count (``Config.run_*``).
 
 Bit sets of research-board spaces use bit ``colour * 9 + (number - 1)``, colours blue 0,
-yellow 1, green 2, red 3. Deals are drawn from CPython's MT19937 in C (games/mt19937.pxi),
-draw for draw as ``chance.shuffle(deck, random.Random(seed))`` dealt them before, so every
-seed deals the game it always dealt.
+yellow 1, green 2, red 3. A round's deal is the sorted deck shuffled by
+``chance.shuffle(deck, random.Random(seed))``'s algorithm, drawn from CPython's MT19937 in C
+(games/mt19937.pxi), so a seed deals the same game here and in ``random.Random``.
 """
 
+import array
+
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from cpython.buffer cimport PyBUF_WRITABLE
 from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
@@ -87,7 +88,8 @@ for _i in range(256):
 
 # --- the options in C ---------------------------------------------------------------------
 ctypedef struct Config:
-    int num_players, hand_size, max_number, copies, deck_size, tricks_per_round, num_rounds
+    int num_players, num_actions, hand_size, max_number, copies, deck_size
+    int tricks_per_round, num_rounds
     int bonus_max_tricks    # [R] 2 players: the bonus for this many tricks or fewer
     uint64_t predict_bits   # the legal prediction actions, as action bits
     uint64_t base_blocked   # [R] the spaces of numbers outside the deck
@@ -144,23 +146,11 @@ ctypedef struct Game:
     uint64_t rec_tokens[MAX_ROUNDS][MAX_PLAYERS]
     # the round's deal: hands one after the other in seat order, then the leftover cards
     int deck[MAX_DECK]
-    # pinned deals (GameState.new(chance=...)): n_pinned decks of deck_size, used in order
-    # before the generator; immutable, owned by the Python Core
-    const int* pinned
-    int n_pinned
+    # pinned deals (GameState.new(chance=...)): decks of deck_size ints, used in order
+    # before the generator (core_binding.pxi sets them)
+    const char* pinned
+    Py_ssize_t pinned_size
     MT mt
-
-
-cdef int game_num_players(const Config* c) noexcept nogil:
-    return c.num_players
-
-
-cdef int game_num_actions(const Config* c) noexcept nogil:
-    return NUM_ACTIONS
-
-
-cdef int game_obs_size(const Config* c) noexcept nogil:
-    return c.obs_size
 
 
 cdef int game_current_player(const Game* g) noexcept nogil:
@@ -345,8 +335,9 @@ cdef int deal_round(Game* g, const Config* c) noexcept nogil:
     """This round's deal into ``deck`` (a pinned one, else shuffled from the generator
     exactly as ``chance.shuffle`` shuffles the sorted deck); returns the DEALT event."""
     cdef int i, k
-    if g.round_index < g.n_pinned:
-        memcpy(g.deck, g.pinned + g.round_index * c.deck_size, c.deck_size * sizeof(int))
+    cdef Py_ssize_t size = c.deck_size * sizeof(int)
+    if (g.round_index + 1) * size <= g.pinned_size:
+        memcpy(g.deck, g.pinned + g.round_index * size, size)
     else:
         for k in range(c.max_number):
             for i in range(c.copies):
@@ -380,21 +371,14 @@ cdef void begin_round(Game* g, const Config* c) noexcept nogil:
     write_master(g, c)
 
 
-cdef void new_game(Game* g, const Config* c, const uint32_t* key, int keylen,
-                   const int* pinned, int n_pinned) noexcept nogil:
-    memset(g, 0, sizeof(Game))
-    mt_seed_words(&g.mt, key, keylen)
-    g.pinned, g.n_pinned = pinned, n_pinned
+cdef void game_begin(Game* g, const Config* c) noexcept nogil:
+    memset(g, 0, <size_t>(<char*>&g.pinned - <char*>g))  # all but the pins and generator
     g.last_length = -1
     # [D] seat 0 starts the first round; the env's seeding makes deals random, and a
     # full game gives every seat one round as start player.
     g.round_start = 0
     deal_round(g, c)
     begin_round(g, c)
-
-
-cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil:
-    new_game(g, c, key, keylen, NULL, 0)
 
 
 cdef uint64_t compute_legal(const Game* g, const Config* c) noexcept nogil:
@@ -585,24 +569,25 @@ cdef int game_apply(Game* g, const Config* c, int action) noexcept nogil:
     return 0
 
 
-# --- Python: the configuration ----------------------------------------------------------------
-cdef class CoreConfig:
+# --- Python: the binding every core shares, then this game's own ---------------------------
+include "../core_binding.pxi"
+
+
+cdef float* game_features(Game* g, const Config* c, Py_ssize_t* count) noexcept nogil:
+    count[0] = c.master_size
+    return g.m
+
+
+cdef bytes pack_chance(const Config* c, pinned):
+    """Pinned deals (hands, leftover) as decks in seat order, C ints one after the other."""
+    decks = array.array("i")
+    for index, outcome in enumerate(pinned):
+        decks.extend(_checked_deal(c, index, outcome))
+    return decks.tobytes()
+
+
+cdef class CoreConfig(ConfigBinding):
     """The options in C form (``Config``), built once per options by ``make_config``."""
-
-    cdef Config c
-    cdef readonly object options
-
-    @property
-    def obs_size(self):
-        return self.c.obs_size
-
-    @property
-    def master_size(self):
-        return self.c.master_size
-
-    @property
-    def num_players(self):
-        return self.c.num_players
 
     @property
     def deck_size(self):
@@ -623,6 +608,7 @@ def make_config(options) -> CoreConfig:
         raise ValueError(f"cat_in_the_box core: {n} players, {options.num_rounds} rounds")
     cfg.options = options
     c.num_players = n
+    c.num_actions = NUM_ACTIONS
     c.hand_size = options.hand_size
     c.max_number = options.max_number
     c.copies = COPIES
@@ -668,13 +654,6 @@ def make_config(options) -> CoreConfig:
 
 
 # --- Python: one game -----------------------------------------------------------------------------
-include "../range_check.pxi"  # check(value, limit, what)
-
-
-cdef int check_or_none(int value, int limit, str what) except -2:
-    """``check``, letting -1 (none) through."""
-    return -1 if value == -1 else check(value, limit, what)
-
 # Field names of ``fields()`` / ``load()``: the whole game but its generator.
 SCALARS = ("num_players", "tricks_per_round", "predict_bits", "phase", "current_player",
            "round_start", "leader", "led", "red_broken", "tricks_done", "paradox_player",
@@ -686,73 +665,15 @@ cdef list _row(const int* values, int n):
     return [values[i] for i in range(n)]
 
 
-cdef class Core:
-    """One game of Cat in the Box for the Python state (``CatInTheBoxState._core``).
-
-    ``apply`` returns the events (``GAME_OVER``, ``DEALT``); the player to act and the
-    legal moves are then ``current_player`` and ``legal`` (a bit set over the actions).
-    The master feature vector is this object's buffer (``master``, read-only).
-    """
-
-    cdef Game g
-    cdef readonly CoreConfig config
-    cdef object _pinned  # the pinned decks ``g.pinned`` points into (immutable)
-
-    @staticmethod
-    def new(CoreConfig config, seed, pinned=()) -> Core:
-        """A new game: ``seed`` an int (its 32-bit words seed the generator as
-        ``random.Random(seed)`` does); ``pinned`` the first rounds' deals as chance
-        outcomes (hands, leftover), used in order before the generator deals."""
-        cdef Core core = Core.__new__(Core)
-        cdef uint32_t key[64]
-        cdef int i
-        core.config = config
-        core._pin(pinned)
-        words = _seed_words(seed)
-        for i in range(len(words)):
-            key[i] = words[i]
-        new_game(&core.g, &config.c, key, len(words), core._pinned_data(),
-                 len(core._pinned) // config.c.deck_size if core._pinned is not None else 0)
-        return core
-
-    cdef void _pin(self, pinned) except *:
-        cdef Config* c = &self.config.c
-        import array
-        if not pinned:
-            self._pinned = None
-            return
-        decks = array.array("i")
-        for index, outcome in enumerate(pinned):
-            decks.extend(_checked_deal(c, index, outcome))
-        self._pinned = decks
-
-    cdef const int* _pinned_data(self):
-        cdef int[::1] view
-        if self._pinned is None:
-            return NULL
-        view = self._pinned
-        return &view[0]
+cdef class Core(CoreBinding):
+    """One game of Cat in the Box for the Python state (``CatInTheBoxState._core``): the
+    binding of core_binding.pxi, and this game's readers and setters. The master feature
+    vector is this object's buffer."""
 
     # --- playing -------------------------------------------------------------------------
-    cpdef int apply(self, int action) except -1:
-        """Apply a legal action of the player to act (the caller checked it: an illegal
-        one raises ValueError here, as a last guard of the C arrays)."""
-        if not game_is_legal(&self.g, &self.config.c, action):
-            raise ValueError(f"cat_in_the_box core: action {action} is not legal")
-        return game_apply(&self.g, &self.config.c, action)
-
     def refresh_legal(self):
         """Recompute the legal moves (after ``set_hand`` or ``load``)."""
         self.g.legal = compute_legal(&self.g, &self.config.c)
-
-    def observe(self, int player):
-        """``player``'s observation, a new float32 array."""
-        import numpy as np
-        check(player, self.config.c.num_players, "player")
-        out = np.empty(self.config.c.obs_size, np.float32)
-        cdef float[::1] o = out
-        game_observe(&self.g, &self.config.c, player, &o[0])
-        return out
 
     def scores(self):
         return _row(self.g.total, self.config.c.num_players)
@@ -763,36 +684,11 @@ cdef class Core:
         game_standing_keys(&self.g, &self.config.c, keys)
         return [(int(keys[2 * p]), int(keys[2 * p + 1])) for p in range(self.config.c.num_players)]
 
-    def returns(self):
-        cdef double out[MAX_PLAYERS]
-        game_returns(&self.g, &self.config.c, out)
-        return [out[p] for p in range(self.config.c.num_players)]
-
     def can_play(self, int p, int numbers):
         """Whether p could declare some space with a hand of these numbers (a 9-bit set):
         an empty space of its number in a colour whose marker p holds."""
         check(p, self.config.c.num_players, "player")
         return bool(self.g.empty_bits & REPEAT[numbers & ALL_NUMBERS] & self.g.marker_bits[p])
-
-    # --- the master vector ------------------------------------------------------------------
-    def __getbuffer__(self, Py_buffer* buffer, int flags):
-        # Read-only: only the rules write it (``master`` is a numpy view of it).
-        if flags & PyBUF_WRITABLE:
-            raise BufferError("the master vector is read-only")
-        buffer.buf = <void*>self.g.m
-        buffer.obj = self
-        buffer.len = self.config.c.master_size * sizeof(float)
-        buffer.readonly = 1
-        buffer.itemsize = sizeof(float)
-        buffer.format = "f"
-        buffer.ndim = 1
-        buffer.shape = NULL
-        buffer.strides = NULL
-        buffer.suboffsets = NULL
-        buffer.internal = NULL
-
-    def __releasebuffer__(self, Py_buffer* buffer):
-        pass
 
     def rebuilt_master(self) -> bytes:
         """The master vector written afresh from the game's state (tests compare it with
@@ -803,9 +699,6 @@ cdef class Core:
 
     # --- reading the game ----------------------------------------------------------------
     @property
-    def num_players(self):
-        return self.config.c.num_players
-    @property
     def tricks_per_round(self):
         return self.config.c.tricks_per_round
     @property
@@ -813,27 +706,31 @@ cdef class Core:
         return self.config.c.predict_bits
     @property
     def phase(self):
+        """ASIDE, PREDICT or PLAY."""
         return self.g.phase
     @property
-    def current_player(self):
-        return self.g.current_player
-    @property
     def round_start(self):
+        """The round's start player (it sets aside and leads first)."""
         return self.g.round_start
     @property
     def leader(self):
+        """The player who leads the trick in progress (the last trick's winner)."""
         return self.g.leader
     @property
     def led(self):
+        """The led colour, or -1."""
         return self.g.led
     @property
     def red_broken(self):
+        """Whether red was declared this round (leading red is then allowed)."""
         return bool(self.g.red_broken)
     @property
     def tricks_done(self):
+        """Tricks finished this round."""
         return self.g.tricks_done
     @property
     def paradox_player(self):
+        """Who caused a paradox this round (-1: nobody)."""
         return self.g.paradox_player
     @property
     def empty_bits(self):
@@ -843,14 +740,17 @@ cdef class Core:
         return self.g.legal
     @property
     def blocked(self):
+        """Spaces no one may take: numbers outside the deck, 2-player neutral tokens (a
+        bit set)."""
         return self.g.blocked
     @property
     def round_index(self):
+        """Rounds finished (the round in progress, from 0)."""
         return self.g.round_index
 
     @property
     def counts(self):
-        """``counts[p][k]``: p's cards of number k + 1."""
+        """Cards in hand: ``counts[p][k]`` of number k + 1 (a copy)."""
         return [_row(self.g.counts[p], NUMBERS) for p in range(self.config.c.num_players)]
 
     @property
@@ -871,20 +771,22 @@ cdef class Core:
 
     @property
     def tokens(self):
-        """Per player, the research-board spaces holding its tokens."""
+        """Each player's research-board spaces, as bit sets."""
         return [self.g.tokens[p] for p in range(self.config.c.num_players)]
 
     @property
     def aside(self):
-        """Per player, the number - 1 set aside, or -1."""
+        """Set-aside number - 1 per player, or -1."""
         return _row(self.g.aside, self.config.c.num_players)
 
     @property
     def predictions(self):
+        """Prediction per player, or -1 before it is made."""
         return _row(self.g.predictions, self.config.c.num_players)
 
     @property
     def tricks(self):
+        """Tricks won this round per player."""
         return _row(self.g.tricks, self.config.c.num_players)
 
     @property
@@ -894,13 +796,14 @@ cdef class Core:
 
     @property
     def trick(self):
-        """The trick in progress: (player, colour, number - 1) per card, in order."""
+        """The trick in progress: (player, colour, number - 1) per card, in play order."""
         return tuple([(self.g.trick_player[i], self.g.trick_colour[i], self.g.trick_number[i])
                       for i in range(self.g.trick_length)])
 
     @property
     def last_trick(self):
-        """The last finished trick's cards and winner (None: a paradox), or None."""
+        """The last finished trick's cards and winner (None: a paradox), or None before
+        the first."""
         if self.g.last_length < 0:
             return None
         cards = tuple([(self.g.last_player[i], self.g.last_colour[i], self.g.last_number[i])
@@ -909,23 +812,33 @@ cdef class Core:
 
     @property
     def red_lead_exceptions(self):
-        """(player, numbers it could declare in another colour) per exceptional red lead."""
+        """This round's red leads before red was broken: (leader, numbers it could have
+        declared in another colour), which proves none of them was in hand."""
         return [(self.g.red_lead_player[i], self.g.red_lead_numbers[i])
                 for i in range(self.g.red_leads)]
 
     @property
     def total_scores(self):
+        """Each player's total score (a copy: assign a new list to change it)."""
         return _row(self.g.total, self.config.c.num_players)
+
+    @total_scores.setter
+    def total_scores(self, totals):
+        self.set_scores(totals=totals)
 
     @property
     def round_scores(self):
-        """Each finished round's scores."""
+        """Each finished round's scores (a copy: assign a new list to change them)."""
         return [_row(self.g.round_scores[r], self.config.c.num_players)
                 for r in range(self.g.rounds_scored)]
 
+    @round_scores.setter
+    def round_scores(self, rounds):
+        self.set_scores(rounds=rounds)
+
     @property
     def round_records(self):
-        """What each finished round was scored from."""
+        """What each finished round was scored from (copies)."""
         cdef int r, n = self.config.c.num_players
         return [{"start_player": self.g.rec_start[r],
                  "predictions": _row(self.g.rec_predictions[r], n),
@@ -947,36 +860,14 @@ cdef class Core:
 
     @property
     def leftover(self):
-        """The cards no one was dealt this round (2 players; the first 3 revealed)."""
+        """The round's cards dealt to no one (2 players: the first 3 revealed)."""
         cdef Config* c = &self.config.c
         return tuple(_row(self.g.deck + c.num_players * c.hand_size,
                           c.deck_size - c.num_players * c.hand_size))
 
-    # --- the generator ---------------------------------------------------------------------
-    @property
-    def mt_state(self):
-        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
-        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
-
-    @mt_state.setter
-    def mt_state(self, state):
-        cdef int i
-        cdef MT mt
-        if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
-            raise ValueError("mt_state: 624 words and an index in 0..624")
-        for i in range(MT_N):  # into a copy first: a bad word changes nothing
-            mt.state[i] = state[i]
-        mt.index = state[MT_N]
-        self.g.mt = mt
-
-    def reseed(self, seed):
-        """Deal the later rounds from a generator seeded with ``seed`` (an int)."""
-        cdef uint32_t key[64]
-        cdef int i
-        words = _seed_words(seed)
-        for i in range(len(words)):
-            key[i] = words[i]
-        mt_seed_words(&self.g.mt, key, len(words))
+    @leftover.setter
+    def leftover(self, cards):
+        self.set_leftover(cards)
 
     # --- changing the game from outside (re-sampling, scenarios) ----------------------------
     def set_hand(self, int p, counts):
@@ -1142,37 +1033,8 @@ cdef class Core:
         write_master(&g, c)
         self.g = g
 
-    # --- copies ----------------------------------------------------------------------------
-    def copy(self) -> Core:
-        """An independent copy (the generator's state included)."""
-        cdef Core c = Core.__new__(Core)
-        c.g = self.g
-        c.config = self.config
-        c._pinned = self._pinned
-        return c
 
-    def __reduce__(self):
-        return _restore, (self.config.options, self.fields(), self.mt_state, self._pinned_outcomes())
-
-    def _pinned_outcomes(self):
-        cdef Config* c = &self.config.c
-        if self._pinned is None:
-            return ()
-        decks = list(self._pinned)
-        h, n, size = c.hand_size, c.num_players, c.deck_size
-        return tuple([(tuple([tuple(d[p * h:(p + 1) * h]) for p in range(n)]), tuple(d[n * h:]))
-                      for d in (decks[i:i + size] for i in range(0, len(decks), size))])
-
-
-def _restore(options, fields, mt_state, pinned):
-    """Unpickle a Core (its C fields travel as plain Python values, checked by ``load``)."""
-    core = Core.new(make_config(options), 0, pinned)
-    core.load(fields)
-    core.mt_state = mt_state
-    return core
-
-
-cdef list _checked_deal(Config* c, int index, outcome):
+cdef list _checked_deal(const Config* c, int index, outcome):
     """A pinned deal (hands, leftover) as a deck in seat order. The rules of a deal (its
     deck's composition too) are log_check.py's, which ``CompiledState.new`` applies first;
     this guards the C arrays (sizes and card ranges) for any other caller."""
@@ -1195,21 +1057,6 @@ cdef list _checked_deal(Config* c, int index, outcome):
             raise ValueError(f"cat_in_the_box: pinned deal {index}: card {k!r} is not a "
                              f"number - 1 in 0..{c.max_number - 1}")
     return deck
-
-
-def _seed_words(seed) -> list:
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
-    n = abs(int(seed))
-    words = []
-    while True:
-        words.append(n & 0xFFFFFFFF)
-        n >>= 32
-        if not n:
-            break
-    if len(words) > 64:
-        raise ValueError("a seed of at most 2048 bits")
-    return words
 
 
 # --- Python: the rules the scoring module and tests call directly ---------------------------------

@@ -24,7 +24,6 @@ import numpy as np
 from catzoo.games.base import TERMINAL, bits_to_mask
 from catzoo.games.cat_in_the_box import core as _core
 from catzoo.games.cat_in_the_box.core import trick_winner  # noqa: F401
-from catzoo.games.cat_in_the_box.layout import layout_for
 from catzoo.games.cat_in_the_box.options import COLOURS, CatInTheBoxOptions
 from catzoo.games.compiled import CompiledState
 
@@ -51,80 +50,22 @@ class CatInTheBoxState(CompiledState):
     game_name = "cat_in_the_box"
     env_version = 0
     options_cls = CatInTheBoxOptions
-    num_actions = NUM_ACTIONS
-    core_module = _core
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        self.num_players = n = self.options.num_players
-        self.layout = layout_for(n)
-        self.observation_size = self.layout.obs_size
+        super()._setup()
         self._round_begin = 0
 
     def _on_deal(self) -> None:
         # The round's set-asides are its first actions, one per player from the start player.
         self._round_begin = len(self.history)
 
-    # --- the game, read from the core ---------------------------------------------------------
-    counts = property(lambda self: self._core.counts,
-                      doc="Cards in hand: ``counts[p][k]`` of number k + 1 (a copy).")
-    tokens = property(lambda self: self._core.tokens,
-                      doc="Each player's research-board spaces, as bit sets.")
-    aside = property(lambda self: self._core.aside, doc="Set-aside number - 1 per player, or -1.")
-    predictions = property(lambda self: self._core.predictions,
-                           doc="Prediction per player, or -1 before it is made.")
-    tricks = property(lambda self: self._core.tricks, doc="Tricks won this round per player.")
-    trick = property(lambda self: self._core.trick,
-                     doc="The trick in progress: (player, colour, number - 1) per card.")
-    phase = property(lambda self: self._core.phase, doc="ASIDE, PREDICT or PLAY.")
-    led = property(lambda self: self._core.led, doc="The led colour, or -1.")
-    leader = property(lambda self: self._core.leader)
-    red_broken = property(lambda self: self._core.red_broken)
-    tricks_done = property(lambda self: self._core.tricks_done)
-    paradox_player = property(lambda self: self._core.paradox_player,
-                              doc="Who caused a paradox this round (TERMINAL: nobody).")
-    last_trick = property(lambda self: self._core.last_trick,
-                          doc="The last finished trick's cards and winner (None: a paradox).")
-    red_lead_exceptions = property(
-        lambda self: self._core.red_lead_exceptions,
-        doc="This round's red leads before red was broken: (leader, numbers it could have "
-            "declared in another colour), which proves none of them was in hand.")
-    round_index = property(lambda self: self._core.round_index,
-                           doc="Rounds finished (the round in progress, from 0).")
-    round_start = property(lambda self: self._core.round_start,
-                           doc="The round's start player (it sets aside and leads first).")
-    blocked = property(lambda self: self._core.blocked,
-                       doc="Spaces no one may take: numbers outside the deck, 2-player "
-                           "neutral tokens (a bit set).")
-    round_records = property(lambda self: self._core.round_records,
-                             doc="What each finished round was scored from (copies).")
-
-    @property
-    def leftover(self) -> tuple[int, ...]:
-        """The round's cards dealt to no one (2 players: the first 3 revealed)."""
-        return self._core.leftover
-
-    @leftover.setter
-    def leftover(self, cards) -> None:
-        self._core.set_leftover(cards)
-
-    @property
-    def total_scores(self) -> list[int]:
-        """Each player's total score (a copy: assign a new list to change it)."""
-        return self._core.total_scores
-
-    @total_scores.setter
-    def total_scores(self, totals) -> None:
-        self._core.set_scores(totals=totals)
-
-    @property
-    def round_scores(self) -> list[list[int]]:
-        """Each finished round's scores (a copy: assign a new list to change them)."""
-        return self._core.round_scores
-
-    @round_scores.setter
-    def round_scores(self, rounds) -> None:
-        self._core.set_scores(rounds=rounds)
+    # --- the game, read from the core (each field's docstring is the core reader's) -------
+    core_fields = ("counts", "tokens", "aside", "predictions", "tricks", "trick", "phase", "led",
+                   "leader", "red_broken", "tricks_done", "paradox_player", "last_trick",
+                   "red_lead_exceptions", "round_index", "round_start", "blocked",
+                   "round_records", "markers", "leftover", "total_scores", "round_scores")
+    writable_fields = ("leftover", "total_scores", "round_scores")
 
     def played_numbers(self, p: int) -> list[int]:
         """Numbers (0-based) of the cards p played this round: one per research token."""
@@ -141,11 +82,6 @@ class CatInTheBoxState(CompiledState):
     def last_paradox(self) -> int:
         """Who caused a paradox in the last finished round (TERMINAL: nobody)."""
         return self.round_records[-1]["paradox_player"] if self.round_records else TERMINAL
-
-    @property
-    def markers(self) -> list[list[bool]]:
-        """X markers still held: ``markers[p][colour]``."""
-        return self._core.markers
 
     @property
     def owner(self) -> np.ndarray:
@@ -223,10 +159,6 @@ class CatInTheBoxState(CompiledState):
         colour, k = divmod(action - PLAY_BASE, NUMBERS)
         return f"play {k + 1} as {COLOURS[colour]}"
 
-    def render(self) -> str:
-        from catzoo.games.cat_in_the_box.render import render_text
-
-        return render_text(self)
 
     def milestone(self):
         return (self.round_index, self.phase, self.tricks_done)

@@ -7,7 +7,8 @@ text, [D] a project decision). ``state.py`` (the AEC env's engine, the bots', th
 owns a ``Core`` and delegates every step to it; the batched engine (``catzoo.vector``)
 steps arrays of ``Game`` through the same functions. The pure-Python rule helpers that
 tools call directly (``placement.legal_classes``, ``scoring.points``, ``gain``,
-``toy_points``, ``Rules.ball``...) are these functions, exported below.
+``toy_points``, ``Rules.ball``...) are these functions, exported below. The core contract
+is in docs/vector.md; the Python classes derive from games/core_binding.pxi's.
 
 Cell sets are bit sets over the grid, bit ``row * width + column`` with row 0 the bottom
 row, held in C as ``Cells`` (3 x 64 bits: grids up to 12 x 12) and in Python as ints.
@@ -18,7 +19,7 @@ every feature written where it changes, a public or seat feature in both halves,
 one in its owner's; ``game_observe`` is one copy.
 """
 
-from cpython.buffer cimport PyBUF_WRITABLE
+from cpython.buffer cimport PyBuffer_FillInfo
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
@@ -233,7 +234,7 @@ ctypedef struct Config:
     int detach_steps  # detach_distance - 1: a part this near (or nearer) to the ground counts
     int toy_reach  # toy_distance - 1: toys this near (or nearer) are grouped
     int altitude_row  # the first row (0 = bottom) whose cards score double
-    int num_actions, dismiss, obs_size
+    int num_players, num_actions, dismiss, obs_size, master_size
     Cells full, row0, not_col0, not_last, alt
     Cells near[MAX_CELLS]  # ball(cell, 1)
     Cells reach_of[MAX_CELLS]  # ball(cell, detach_steps)
@@ -450,6 +451,10 @@ ctypedef struct Game:
     Cells counted  # the cells whose pieces score
     Cells classes[4]  # the empty cells legal for each legality class
     float obs[2 * MAX_OBS]  # viewer 0's observation, then viewer 1's (obs_size each)
+    # a pinned deck (GameState.new(chance=...)): DECK_SIZE bytes of card types, dealt
+    # instead of a shuffled one (core_binding.pxi sets them)
+    const char* pinned
+    Py_ssize_t pinned_size
     MT mt  # the game's generator, seeded as random.Random(seed) (it deals the deck)
 
 
@@ -528,7 +533,7 @@ cdef void start_turn(Game* g, const Config* c) noexcept nogil:
     g.current = 0
 
 
-cdef void game_start(Game* g, const Config* c, const int* deck) noexcept nogil:
+cdef void start_game(Game* g, const Config* c, const int* deck) noexcept nogil:
     """A new game on ``deck`` (32 types, checked by the caller), its first turn dealt
     (the generator, ``g.mt``, left as it is)."""
     cdef int i, v
@@ -678,25 +683,17 @@ cdef int place(Game* g, const Config* c, int p, int cell) noexcept nogil:
     return placed(g, c, p, cell)
 
 
-# --- the interface of every core (CORE_CONTRACT.md; batch.pxi drives it) ------------------------
-cdef inline int game_num_players(const Config* c) noexcept nogil:
-    return NUM_PLAYERS
-
-
-cdef inline int game_num_actions(const Config* c) noexcept nogil:
-    return c.num_actions
-
-
-cdef inline int game_obs_size(const Config* c) noexcept nogil:
-    return c.obs_size
-
-
-cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil:
-    """``CatTreeState.new(options, seed=n)`` for the n of 32-bit words ``key``."""
+# --- the interface of every core (batch.pxi drives it; the contract is in docs/vector.md) -------
+cdef void game_begin(Game* g, const Config* c) noexcept nogil:
+    """A new game on the pinned deck, else on the deck shuffled from the generator."""
     cdef int deck[DECK_SIZE]
-    mt_seed_words(&g.mt, key, keylen)
-    shuffled_deck(&g.mt, deck)
-    game_start(g, c, deck)
+    cdef int i
+    if g.pinned_size:
+        for i in range(DECK_SIZE):
+            deck[i] = (<const int8_t*>g.pinned)[i]
+    else:
+        shuffled_deck(&g.mt, deck)
+    start_game(g, c, deck)
 
 
 cdef inline int game_current_player(const Game* g) noexcept nogil:
@@ -828,15 +825,32 @@ cdef inline int check_kind(int kind) except -1:
     return 0
 
 
+# --- the binding every core shares ------------------------------------------------------------------
+include "../core_binding.pxi"
+
+
+cdef float* game_features(Game* g, const Config* c, Py_ssize_t* count) noexcept nogil:
+    # both observations side by side: viewer 0's, then viewer 1's
+    count[0] = 2 * c.obs_size
+    return g.obs
+
+
+cdef bytes pack_chance(const Config* c, pinned):
+    """The pinned chance: at most one outcome, the deck (checked: ``check_deck``), as one
+    byte per card."""
+    if len(pinned) > 1:
+        raise ValueError(f"cat_tree: one chance outcome (the deck) can be pinned, got "
+                         f"{len(pinned)}")
+    return bytes(check_deck(pinned[0])) if pinned else b""
+
+
 # --- the options ------------------------------------------------------------------------------------
-cdef class CoreConfig:
+cdef class CoreConfig(ConfigBinding):
     """The rules' numbers and masks for one set of options (``placement.Rules``): the C
     ``Config`` every game with these options shares, and its masks as Python ints.
 
     A cell set's bit ``row * width + column``; row 0 the bottom row (on the floor)."""
 
-    cdef Config c
-    cdef readonly object options
     cdef readonly int width, height, num_cells, altitude_row, detach_steps, toy_reach
     cdef readonly bint pipe_any
     cdef readonly object full, row0, not_col0, not_last, alt
@@ -851,6 +865,7 @@ cdef class CoreConfig:
             raise ValueError(f"cat_tree: turns={options.turns!r} is not in 1..{MAX_TURNS}")
         memset(c, 0, sizeof(Config))
         c.width, c.height, c.cells, c.turns = w, h, n, options.turns
+        c.num_players = NUM_PLAYERS
         c.choose = options.placing_order == "choose"
         c.pipe_any = options.pipe_sides == "any"
         c.detach_steps = options.detach_distance - 1
@@ -906,22 +921,12 @@ cdef class CoreConfig:
         if set(at) != set(expect) or pos != layout.obs_size or pos > MAX_OBS:
             raise AssertionError("cat_tree core: the layout's blocks are not the core's")
         c.obs_size = pos
+        c.master_size = layout.master_size
         c.o_grid, c.o_counted, c.o_hand = at["grid"], at["counted"], at["hand"]
         c.o_picked, c.o_kept, c.o_legal = at["picked"], at["kept"], at["kept_legal"]
         c.o_unseen, c.o_deck, c.o_turn = at["unseen"], at["deck"], at["turn"]
         c.o_phase, c.o_leader, c.o_first = at["phase"], at["leader"], at["first"]
         c.o_score = at["score"]
-
-    def __reduce__(self):
-        return (make_config, (self.options,))
-
-    @property
-    def num_actions(self) -> int:
-        return self.c.num_actions
-
-    @property
-    def obs_size(self) -> int:
-        return self.c.obs_size
 
     def dilate(self, cells):
         """The cells at Manhattan distance 1 or less of ``cells``."""
@@ -1042,30 +1047,11 @@ def toy_points(toys, CoreConfig rules) -> int:
 def deal(seed: int) -> tuple:
     """The deck ``CatTreeState.new(seed=seed)`` deals, shuffled here in C (the batched
     engine's deal; ``random.Random(seed).shuffle(list(DECK))``)."""
-    cdef uint32_t key[64]
     cdef int deck[DECK_SIZE]
     cdef MT mt
-    mt_seed_words(&mt, key, seed_key(seed, key))
+    mt_seed_from(&mt, seed)
     shuffled_deck(&mt, deck)
     return tuple([deck[i] for i in range(DECK_SIZE)])
-
-
-cdef int seed_key(object seed, uint32_t* key) except -1:
-    """The 32-bit words of a seed (``random.seed``'s: of abs(seed), least significant
-    first; one word 0 for 0), at most 64 of them."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"cat_tree: a seed must be an int, got {seed!r} of type "
-                        f"{type(seed).__name__}")
-    x = abs(int(seed))
-    cdef int n = 0
-    while True:
-        if n == 64:
-            raise ValueError("cat_tree: a seed of more than 2048 bits")
-        key[n] = x & 0xFFFFFFFF
-        n += 1
-        x >>= 32
-        if not x:
-            return n
 
 
 # --- one game, for Python (state.py) ------------------------------------------------------------------
@@ -1078,19 +1064,7 @@ cdef class _Memory:
     cdef Py_ssize_t size
 
     def __getbuffer__(self, Py_buffer* buffer, int flags):
-        if flags & PyBUF_WRITABLE:
-            raise BufferError("cat_tree: a core's memory is read-only")
-        buffer.buf = self.ptr
-        buffer.obj = self
-        buffer.len = self.size
-        buffer.readonly = 1
-        buffer.itemsize = 1
-        buffer.format = NULL
-        buffer.ndim = 1
-        buffer.shape = &self.size
-        buffer.strides = &buffer.itemsize
-        buffer.suboffsets = NULL
-        buffer.internal = NULL
+        PyBuffer_FillInfo(buffer, self, self.ptr, self.size, 1, flags)  # read-only bytes
 
     def __releasebuffer__(self, Py_buffer* buffer):
         pass
@@ -1102,60 +1076,12 @@ cdef _Memory _memory(object owner, void* ptr, Py_ssize_t size):
     return m
 
 
-cdef class Core:
-    """One game of Cat Tree in C, for the Python state (``CatTreeState._core``; the core
-    API of games/compiled.py): applies actions (``apply`` returns the CoreEvent bits),
-    answers the legal moves, keeps both observations (this object's buffer: viewer 0's
-    observation, then viewer 1's, read-only float32) and reads every piece of the game
-    back."""
+cdef class Core(CoreBinding):
+    """One game of Cat Tree in C, for the Python state (``CatTreeState._core``): the binding
+    of core_binding.pxi (its buffer: viewer 0's observation, then viewer 1's, read-only
+    float32), and this game's legal moves, mask and readers."""
 
-    cdef Game g
     cdef int8_t mask[MAX_ACTIONS]
-    cdef readonly CoreConfig config
-
-    @staticmethod
-    def new(CoreConfig config, seed, pinned=()) -> Core:
-        """A new game: ``seed`` an int (its 32-bit words seed the generator as
-        ``random.Random(seed)`` does); ``pinned`` the chance outcomes to use instead of
-        drawing them: at most one, the deck (a sequence of 32 card types, 4 of each)."""
-        cdef Core core = Core.__new__(Core)
-        cdef uint32_t key[64]
-        cdef int deck[DECK_SIZE]
-        cdef int i
-        if len(pinned) > 1:
-            raise ValueError(f"cat_tree: one chance outcome (the deck) can be pinned, got "
-                             f"{len(pinned)}")
-        if pinned:
-            cards = check_deck(pinned[0])
-            for i in range(DECK_SIZE):
-                deck[i] = cards[i]
-        keylen = seed_key(seed, key)
-        core.config = config
-        mt_seed_words(&core.g.mt, key, keylen)
-        if not pinned:
-            shuffled_deck(&core.g.mt, deck)
-        game_start(&core.g, &config.c, deck)
-        return core
-
-    def copy(self) -> Core:
-        """An independent copy (the generator's state included)."""
-        cdef Core c = Core.__new__(Core)
-        c.config = self.config
-        memcpy(&c.g, &self.g, sizeof(Game))
-        return c
-
-    def __reduce__(self):
-        return (_restore, (self.config, (<char*>&self.g)[:sizeof(Game)]))
-
-    # --- playing ----------------------------------------------------------------------------
-    cpdef int apply(self, int action) except -1:
-        """Apply a legal action of the player to act (the caller checked it: an illegal
-        one raises ValueError here, as a last guard of the C arrays); returns the
-        CoreEvent bits (GAME_OVER)."""
-        if not (action < self.config.c.num_actions and game_is_legal(&self.g, &self.config.c,
-                                                                        action)):
-            raise ValueError(f"cat_tree core: action {action} is not legal")
-        return game_apply(&self.g, &self.config.c, action)
 
     def is_legal(self, action) -> bool:
         return (0 <= action < self.config.c.num_actions
@@ -1183,35 +1109,6 @@ cdef class Core:
     def mask_memory(self) -> _Memory:
         return _memory(self, self.mask, self.config.c.num_actions)
 
-    def observe(self, int player):
-        """``player``'s observation, a new float32 array."""
-        import numpy as np
-        if not 0 <= player < NUM_PLAYERS:
-            raise ValueError(f"cat_tree: player {player} is out of range 0..1")
-        out = np.empty(self.config.c.obs_size, np.float32)
-        cdef float[::1] o = out
-        game_observe(&self.g, &self.config.c, player, &o[0])
-        return out
-
-    def __getbuffer__(self, Py_buffer* buffer, int flags):
-        # Read-only: only the rules write it (the state's numpy views of it).
-        if flags & PyBUF_WRITABLE:
-            raise BufferError("cat_tree: a core's observations are read-only")
-        buffer.buf = <void*>self.g.obs
-        buffer.obj = self
-        buffer.len = 2 * self.config.c.obs_size * sizeof(float)
-        buffer.readonly = 1
-        buffer.itemsize = sizeof(float)
-        buffer.format = "f"
-        buffer.ndim = 1
-        buffer.shape = NULL
-        buffer.strides = NULL
-        buffer.suboffsets = NULL
-        buffer.internal = NULL
-
-    def __releasebuffer__(self, Py_buffer* buffer):
-        pass
-
     # --- results ----------------------------------------------------------------------------
     def scores(self) -> list:
         cdef double out[NUM_PLAYERS]
@@ -1221,76 +1118,56 @@ cdef class Core:
     def standing_keys(self) -> list:
         return [(self.g.total,), (self.g.total,)]
 
-    def returns(self) -> list:
-        cdef double out[NUM_PLAYERS]
-        game_returns(&self.g, &self.config.c, out)
-        return [out[0], out[1]]
-
-    # --- the generator ----------------------------------------------------------------------
+    # --- the chance outcome ----------------------------------------------------------------
     @property
     def deal(self) -> tuple:
         """The chance outcome drawn: the deck."""
         return self.deck
 
-    @property
-    def mt_state(self):
-        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
-        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
-
-    @mt_state.setter
-    def mt_state(self, state):
-        cdef int i
-        if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
-            raise ValueError("mt_state: 624 words and an index in 0..624")
-        for i in range(MT_N):
-            self.g.mt.state[i] = state[i]
-        self.g.mt.index = state[MT_N]
-
-    def reseed(self, seed) -> None:
-        """Seed the generator afresh with ``seed`` (an int); nothing is dealt later in a
-        game of Cat Tree, so this only changes ``mt_state``."""
-        cdef uint32_t key[64]
-        mt_seed_words(&self.g.mt, key, seed_key(seed, key))
-
     # --- the game, read back --------------------------------------------------------------------
     @property
-    def current_player(self) -> int:
-        return self.g.current
-
-    @property
     def phase(self) -> int:
+        """KEEP, ORDER or PLACE."""
         return self.g.phase
 
     @property
     def turn(self) -> int:
+        """The turn, 0 first (``options.turns`` once the game is over)."""
         return self.g.turn
 
     @property
     def leader(self) -> int:
+        """This turn's leader (player turn % 2)."""
         return self.g.leader
 
     @property
     def first(self) -> int:
+        """Who places first this turn, TERMINAL until decided."""
         return self.g.first
 
     @property
     def total(self) -> int:
+        """The shared score so far."""
         return self.g.total
 
     @property
     def counted(self):
+        """The cells whose pieces score (a cell set)."""
         return int_of_cells(self.g.counted)
 
     @property
     def deck(self) -> tuple:
+        """The deck in dealing order (32 card types)."""
         return tuple([self.g.deck[i] for i in range(DECK_SIZE)])
 
     @property
     def boards(self) -> list:
+        """One cell set per structure type (a list of 8 ints)."""
         return [int_of_cells(self.g.boards[k]) for k in range(NUM_TYPES)]
 
     @property
     def grid(self) -> list:
+        """The type at each cell, -1 empty (row-major, row 0 the bottom)."""
         return [self.g.grid[i] for i in range(self.config.c.cells)]
 
     @property
@@ -1299,22 +1176,27 @@ cdef class Core:
 
     @property
     def hands(self) -> list:
+        """Each player's two cards of this turn, lower type first."""
         return [(self.g.hands[p][0], self.g.hands[p][1]) for p in range(2)]
 
     @property
     def picked(self) -> list:
+        """Which card (0 lower, 1 higher) each player kept, -1 before."""
         return [self.g.picked[0], self.g.picked[1]]
 
     @property
     def kept(self) -> list:
+        """The type each player kept this turn, -1 before the pick."""
         return [self.g.kept[0], self.g.kept[1]]
 
     @property
     def to_place(self) -> list:
+        """Whether each player still has a revealed card to place."""
         return [bool(self.g.to_place[0]), bool(self.g.to_place[1])]
 
     @property
     def seen(self) -> list:
+        """Per player, the cards of each type they have seen."""
         return [[self.g.seen[p][k] for k in range(NUM_TYPES)] for p in range(2)]
 
     @property
@@ -1340,16 +1222,6 @@ def check_deck(deck) -> tuple:
     if sorted(items) != list(DECK):
         raise ValueError("cat_tree: a pinned deck must hold each of the 8 types 4 times")
     return items
-
-
-def _restore(CoreConfig config, bytes data) -> Core:
-    """A pickled core (pickles are the process's own: copies, deep copies, workers)."""
-    cdef Core c = Core.__new__(Core)
-    if len(data) != sizeof(Game):
-        raise ValueError("cat_tree: a core's bytes of another build")
-    c.config = config
-    memcpy(&c.g, <char*>data, sizeof(Game))
-    return c
 
 
 include "../batch.pxi"

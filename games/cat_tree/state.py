@@ -32,8 +32,7 @@ import random
 
 import numpy as np
 
-from catzoo.games.base import TERMINAL  # noqa: F401  (state.TERMINAL, as ever)
-from catzoo.games.cat_tree import core as _core
+from catzoo.games.base import TERMINAL  # noqa: F401  (re-exported: state.TERMINAL)
 from catzoo.games.cat_tree.core import (  # noqa: F401  (the game's constants, exported here)
     DECK,
     KEEP,
@@ -63,20 +62,12 @@ def deal_of(deck, turn: int, player: int) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def _read(name: str, doc: str) -> property:
-    """A piece of the game, read back from the core."""
-    def get(self):
-        return getattr(self._core, name)
-
-    return property(get, doc=doc)
-
-
 class CatTreeState(CompiledState):
     game_name = "cat_tree"
     env_version = 0
     options_cls = CatTreeOptions
-    core_module = _core
     generic_standing = False  # cooperative: both partners get the score / 100
+    _core_views = ("master", "_views", "_mask")  # numpy views of the core's memory
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -91,21 +82,9 @@ class CatTreeState(CompiledState):
         self._views = (self.master[:size], self.master[size:])
         self._mask = np.frombuffer(core.mask_memory(), np.int8)
 
-    # --- the game, read back from the core --------------------------------------------------
-    boards = _read("boards", "One cell set per structure type (a list of 8 ints).")
-    grid = _read("grid", "The type at each cell, -1 empty (row-major, row 0 the bottom).")
-    total = _read("total", "The shared score so far.")
-    counted = _read("counted", "The cells whose pieces score (a cell set).")
-    turn = _read("turn", "The turn, 0 first (``options.turns`` once the game is over).")
-    phase = _read("phase", "KEEP, ORDER or PLACE.")
-    leader = _read("leader", "This turn's leader (player turn % 2).")
-    first = _read("first", "Who places first this turn, TERMINAL until decided.")
-    hands = _read("hands", "Each player's two cards of this turn, lower type first.")
-    picked = _read("picked", "Which card (0 lower, 1 higher) each player kept, -1 before.")
-    kept = _read("kept", "The type each player kept this turn, -1 before the pick.")
-    to_place = _read("to_place", "Whether each player still has a revealed card to place.")
-    seen = _read("seen", "Per player, the cards of each type they have seen.")
-    placements = _read("placements", "(turn, player, type, cell or -1) of every placement.")
+    # --- the game, read back from the core (each field's docstring is the core reader's) ---
+    core_fields = ("boards", "grid", "total", "counted", "turn", "phase", "leader", "first",
+                   "hands", "picked", "kept", "to_place", "seen", "placements")
 
     # --- legal moves ---------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -114,16 +93,6 @@ class CatTreeState(CompiledState):
 
     def legal_actions(self) -> list[int]:
         return self._core.legal_actions()
-
-    # --- applying actions ----------------------------------------------------------------
-    def apply_unchecked(self, action: int) -> None:
-        """Apply an action already known to be legal (the env checks it on the mask);
-        logged once the core took it (no chance is drawn after the deal)."""
-        core = self._core
-        core.apply(action)
-        self.history.append(action)
-        self.current_player = core.current_player
-        self._legal = core.legal
 
     # --- results (scores, returns: the core's; the shared score, and for both partners
     # the final score / 100) ------------------------------------------------------------
@@ -140,17 +109,6 @@ class CatTreeState(CompiledState):
         return self.master.take(self._master_index)
 
     # --- copies and determinization -----------------------------------------------------------
-    def __getstate__(self) -> dict:
-        # the numpy views of the core are rebuilt from the (pickled) core
-        state = super().__getstate__()
-        for name in ("_views", "_mask"):
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._use_core(self._core)
-
     def resample(self, player: int, rng: random.Random) -> CatTreeState:
         """Re-deal every card ``player`` has not seen (the deck, the partner's current
         hand and past discards) uniformly, keeping what ``player`` saw: their own deals
@@ -213,10 +171,6 @@ class CatTreeState(CompiledState):
         row, col = self.rules.row_col(action - PLACE_BASE)
         return f"place at row {row}, column {col}"
 
-    def render(self) -> str:
-        from catzoo.games.cat_tree.render import render_text
-
-        return render_text(self)
 
 
 def _kept_of(turn: int, p: int, now: int, kept, placements) -> int:
@@ -272,5 +226,3 @@ def _static_of(options: CatTreeOptions) -> dict:
 
 
 _STATIC_BY_VALUE: dict[CatTreeOptions, dict] = {}
-
-

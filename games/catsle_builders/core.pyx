@@ -3,12 +3,13 @@
 
 One ``Game`` struct holds a game (plain C data, copied with ``memcpy``) and the C
 functions below play it: the deal from Python's own generator (``mt19937.pxi``, so a
-seed deals what ``random.Random(seed)`` dealt), every phase, the round ends and the
+seed deals what ``random.Random(seed)`` deals), every phase, the round ends and the
 game end, the legal moves, the observation (kept up to date in a float "master" vector
 laid out as ``layout.py`` documents, and copied out per viewer) and the standing. The
-Python state (``state.py``) owns a ``Core`` (the Python-facing class at the end) and
-the batched engine (``batch.pxi``) steps arrays of ``Game``: both run these functions,
-so the rules exist once.
+Python state (``state.py``) owns a ``Core`` (the Python-facing class at the end, on
+games/core_binding.pxi's binding) and the batched engine (``batch.pxi``) steps arrays of
+``Game``: both run these functions, so the rules exist once. The core contract is in
+docs/vector.md.
 
 Sources are tagged as in docs/rules/catsle_builders.md: [R] publisher text (via
 rules-notes), [S] seed text, [D] a documented project decision.
@@ -23,13 +24,10 @@ has a column goes there, a card with a single empty column goes there, and a pla
 must take every card left in the trick takes them (in play order).
 """
 
+import array
+
 from libc.stdint cimport int8_t, int16_t
-from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
-
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
-
-import numpy as np
 
 include "../mt19937.pxi"
 include "../core_common.pxi"  # CoreEvent (GAME_OVER, DEALT), standing_returns
@@ -75,11 +73,6 @@ cdef enum:
     F_VALUE = NUM_SUITS     # offset of the value one-hot inside a card's features
 
 cdef uint64_t ONE = 1
-# A fresh numpy array per observation and mask, filled in C through the buffer protocol
-# (cheaper than a typed memoryview's set-up, which would cost more than the filling).
-cdef object _empty = np.empty
-cdef object _INT8 = np.dtype(np.int8)
-cdef object _FLOAT32 = np.dtype(np.float32)
 cdef uint64_t SUIT_BITS = (ONE << VALUES) - 1
 
 cdef extern from *:
@@ -89,7 +82,7 @@ cdef extern from *:
 
 
 ctypedef struct Config:
-    int n, num_suits, deck_size, hand, ncol, num_rounds, leader_rank
+    int num_players, num_actions, num_suits, deck_size, hand, ncol, num_rounds, leader_rank
     int limits[MAX_COLUMNS]
     int takes[MAX_PLAYERS]
     int bonus[MAX_COLUMNS]
@@ -136,10 +129,13 @@ ctypedef struct Game:
     int8_t colcnt[NUM_ROUNDS][MAX_PLAYERS][MAX_COLUMNS]
     int8_t cols[NUM_ROUNDS][MAX_PLAYERS][MAX_COLUMNS][VALUES]   # one suit per column
     uint64_t dealt[MAX_PLAYERS]            # this round's deal
-    # pinned chance (GameState.new(chance=...)): used in order instead of drawing
-    int n_pinned, chance_index, pinned_start
-    uint64_t pinned_hands[NUM_ROUNDS][MAX_PLAYERS]
+    int chance_index                       # chance outcomes drawn or pinned so far
     float m[MAX_MASTER]
+    # pinned chance (GameState.new(chance=...)), used in order instead of drawing: 64-bit
+    # words, the first player, then each round's hands as bit sets (core_binding.pxi sets
+    # them)
+    const char* pinned
+    Py_ssize_t pinned_size
     MT mt
 
 
@@ -211,10 +207,17 @@ cdef void set_legal(Game* g) noexcept nogil:
         g.legal_base = COLUMN_BASE
 
 
+cdef inline int pinned_outcomes(const Game* g, const Config* c) noexcept nogil:
+    """The pinned chance outcomes: the first player, then as many deals as were pinned."""
+    if not g.pinned_size:
+        return 0
+    return 1 + <int>((g.pinned_size // sizeof(uint64_t) - 1) // c.num_players)
+
+
 cdef void deal_round(Game* g, const Config* c) noexcept nogil:
     """This round's hands: pinned, or ``sorted(range(deck_size), key=lambda _: rnd())``
-    dealt in slices of ``hand``, as the Python engine dealt: one ``random()`` key per card
-    in index order, a stable sort of the indices by key.
+    dealt in slices of ``hand``, ``rnd`` the game's ``random.Random().random``: one
+    ``random()`` key per card in index order, a stable sort of the indices by key.
 
     A ``random()`` is the 53-bit integer of two draws over 2**53, so the integer orders
     as the float does; with the card's index below it, ties go to the lower index as a
@@ -227,11 +230,11 @@ cdef void deal_round(Game* g, const Config* c) noexcept nogil:
     cdef int start[65]
     cdef int order[NUM_CARDS]
     cdef int8_t holder
-    for i in range(c.n):
+    for i in range(c.num_players):
         g.dealt[i] = 0
-    if g.chance_index < g.n_pinned:
-        for i in range(c.n):
-            g.dealt[i] = g.pinned_hands[g.round_index][i]
+    if g.chance_index < pinned_outcomes(g, c):
+        for i in range(c.num_players):
+            g.dealt[i] = (<const uint64_t*>g.pinned)[1 + g.round_index * c.num_players + i]
         g.chance_index += 1
         return
     memset(start, 0, sizeof(start))
@@ -262,7 +265,7 @@ cdef void deal_round(Game* g, const Config* c) noexcept nogil:
 
 
 cdef void start_round(Game* g, const Config* c) noexcept nogil:
-    cdef int p, k, r = g.round_index, n = c.n
+    cdef int p, k, r = g.round_index, n = c.num_players
     cdef uint64_t bits
     cdef float* m = g.m
     deal_round(g, c)
@@ -299,8 +302,8 @@ cdef void start_round(Game* g, const Config* c) noexcept nogil:
     m[c.o_tricks_left] = <float>(c.hand / 16.0)
 
 
-cdef void game_start(Game* g, const Config* c) noexcept nogil:
-    """The first deal, once the generator is seeded and pinned chance set."""
+cdef void game_begin(Game* g, const Config* c) noexcept nogil:
+    """The first deal, the generator seeded and the pinned chance set."""
     cdef int p
     g.round_index = g.scored = 0
     for p in range(MAX_PLAYERS):
@@ -308,10 +311,10 @@ cdef void game_start(Game* g, const Config* c) noexcept nogil:
     g.last_len = 0
     g.chance_index = 0
     # [S] the first player of the first round is random (``rng.randrange(n)``).
-    if g.n_pinned > 0:
-        g.round_start = g.pinned_start
+    if g.pinned_size:
+        g.round_start = <int>(<const uint64_t*>g.pinned)[0]
     else:
-        g.round_start = <int>mt_randbelow(&g.mt, <uint64_t>c.n)
+        g.round_start = <int>mt_randbelow(&g.mt, <uint64_t>c.num_players)
     g.chance_index = 1
     start_round(g, c)
     set_legal(g)
@@ -366,7 +369,7 @@ cdef bint take_card(Game* g, const Config* c, int p, int card) noexcept nogil:
 
 
 cdef void end_round(Game* g, const Config* c) noexcept nogil:
-    cdef int p, s, perfect, n = c.n, r = g.round_index
+    cdef int p, s, perfect, n = c.num_players, r = g.round_index
     cdef float* m = g.m
     for p in range(n):
         s = board_score_c(g.colcnt[r][p], c.limits, c.ncol, c.bonus, &perfect)
@@ -418,7 +421,7 @@ cdef void finish_trick(Game* g, const Config* c) noexcept nogil:
 
 cdef void continue_taking(Game* g, const Config* c) noexcept nogil:
     """Hand out the trick's cards rating by rating, asking only for real choices."""
-    cdef int i, taker, card = 0, n = c.n
+    cdef int i, taker, card = 0, n = c.num_players
     cdef uint64_t left
     while True:
         if g.need == 0:
@@ -446,7 +449,7 @@ cdef void continue_taking(Game* g, const Config* c) noexcept nogil:
 
 cdef void play_card(Game* g, const Config* c, int p, int card) noexcept nogil:
     cdef int suit = card // VALUES, value = card % VALUES, pos = g.trick_len
-    cdef int i, r, key, rank, seat, tc, tr = c.o_trick_rank, n = c.n
+    cdef int i, r, key, rank, seat, tc, tr = c.o_trick_rank, n = c.num_players
     cdef float* m = g.m
     g.hands[p] &= ~(ONE << card)
     m[c.o_hand + p * NUM_CARDS + card] = 0.0
@@ -495,25 +498,7 @@ cdef void play_card(Game* g, const Config* c, int p, int card) noexcept nogil:
     continue_taking(g, c)
 
 
-# --- the interface of every core (see CORE_CONTRACT / batch.pxi) ----------------------------
-
-cdef int game_num_players(const Config* c) noexcept nogil:
-    return c.n
-
-
-cdef int game_num_actions(const Config* c) noexcept nogil:
-    return NUM_ACTIONS
-
-
-cdef int game_obs_size(const Config* c) noexcept nogil:
-    return c.obs_size
-
-
-cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil:
-    g.n_pinned = 0
-    mt_seed_words(&g.mt, key, keylen)
-    game_start(g, c)
-
+# --- the interface of every core (games/batch.pxi; the contract is in docs/vector.md) --------
 
 cdef int game_apply(Game* g, const Config* c, int action) noexcept nogil:
     g.events = 0
@@ -563,7 +548,7 @@ cdef void game_observe(const Game* g, const Config* c, int player, float* out) n
 
 cdef void game_scores(const Game* g, const Config* c, double* out) noexcept nogil:
     cdef int p
-    for p in range(c.n):
+    for p in range(c.num_players):
         out[p] = g.total[p]
 
 
@@ -575,7 +560,7 @@ cdef void game_standing_keys(const Game* g, const Config* c, double* keys) noexc
     """Per player (total score, perfect columns in the last round scored): [S] the
     tie-break is the most perfect columns in the last round's scoring."""
     cdef int p
-    for p in range(c.n):
+    for p in range(c.num_players):
         keys[2 * p] = g.total[p]
         keys[2 * p + 1] = last_perfect(g, p)
 
@@ -583,7 +568,7 @@ cdef void game_standing_keys(const Game* g, const Config* c, double* keys) noexc
 cdef void game_returns(const Game* g, const Config* c, double* out) noexcept nogil:
     cdef double keys[2 * MAX_PLAYERS]
     game_standing_keys(g, c, keys)
-    standing_returns(keys, 2, c.n, out)
+    standing_returns(keys, 2, c.num_players, out)
 
 
 # --- Python: the rule helpers tests, the heuristic and the views call ----------------------
@@ -625,19 +610,53 @@ def board_score(counts, limits, bonus) -> tuple:
     return total, perfect
 
 
-# --- Python: the options in C form -----------------------------------------------------------
+# --- Python: the binding every core shares, then this game's own ---------------------------
+include "../core_binding.pxi"
 
-cdef class CoreConfig:
+
+cdef float* game_features(Game* g, const Config* c, Py_ssize_t* count) noexcept nogil:
+    count[0] = c.master_size
+    return g.m
+
+
+cdef bytes pack_chance(const Config* c, pinned):
+    """The pinned chance outcomes checked fully before any reaches the C arrays (the first
+    player an int in range, each deal ``n`` hands of ``hand_size`` cards and the undealt
+    cards, together each card of the deck once), as ``Game.pinned``'s words."""
+    cdef int r, n = c.num_players
+    pinned = tuple(pinned)
+    if not pinned:
+        return b""
+    if len(pinned) > 1 + c.num_rounds:
+        raise ValueError(f"catsle_builders: {len(pinned)} pinned chance outcomes; a game of "
+                         f"{c.num_rounds} round(s) has {1 + c.num_rounds} (the first "
+                         "player, then a deal per round)")
+    words = array.array("Q", [_check_int(pinned[0], n, "the pinned first player")])
+    deck = list(range(c.deck_size))
+    for r in range(len(pinned) - 1):
+        outcome = pinned[1 + r]
+        try:
+            hands, undealt = outcome
+            hands, undealt = [list(hand) for hand in hands], list(undealt)
+        except (TypeError, ValueError):
+            raise ValueError(f"catsle_builders: pinned deal {r + 1} must be (hands, "
+                             f"undealt), got {outcome!r}") from None
+        if len(hands) != n or any(len(hand) != c.hand for hand in hands):
+            raise ValueError(f"catsle_builders: pinned deal {r + 1} must give {n} hands of "
+                             f"{c.hand} cards, got sizes {[len(h) for h in hands]}")
+        cards = [_check_int(k, c.deck_size, f"pinned deal {r + 1}: card")
+                 for k in [k for hand in hands for k in hand] + undealt]
+        if sorted(cards) != deck:
+            raise ValueError(f"catsle_builders: pinned deal {r + 1}: the hands and the "
+                             f"undealt cards must hold each card of 0..{c.deck_size - 1} "
+                             "once")
+        words.extend([sum(1 << int(k) for k in hand) for hand in hands])
+    return words.tobytes()
+
+
+cdef class CoreConfig(ConfigBinding):
     """One options' ``Config`` (built by ``make_config``), shared read-only by every game
     of those options."""
-
-    cdef Config c
-    cdef readonly object options
-    cdef readonly int num_players, obs_size, master_size
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
 
 
 def make_config(options) -> CoreConfig:
@@ -656,7 +675,8 @@ def make_config(options) -> CoreConfig:
             and hand <= MAX_HAND and options.num_rounds <= NUM_ROUNDS):
         raise ValueError(f"catsle_builders core: options out of the core's range: {options!r}")
     memset(c, 0, sizeof(Config))
-    c.n, c.num_suits, c.deck_size, c.hand = n, options.num_suits, deck, hand
+    c.num_players, c.num_suits, c.deck_size, c.hand = n, options.num_suits, deck, hand
+    c.num_actions = NUM_ACTIONS
     c.ncol, c.num_rounds, c.leader_rank = len(limits), options.num_rounds, options.leader_rank
     for k in range(NUM_CARDS):
         c.holder[k] = k // hand if k < n * hand else -1
@@ -698,41 +718,10 @@ def make_config(options) -> CoreConfig:
             start = c.o_board + p * BOARD_FEATURES + k * COLUMN_FEATURES
             c.template[start + F_ROOM] = c.template[start + F_LIMIT] = <float>(limits[k] / 5.0)
     cfg.options = options
-    cfg.num_players, cfg.obs_size, cfg.master_size = n, c.obs_size, c.master_size
     return cfg
 
 
 # --- Python: one game ------------------------------------------------------------------------
-
-include "../range_check.pxi"  # check(value, limit, what)
-
-
-def _seed_words(seed) -> list:
-    """The 32-bit words ``random.seed`` uses for an int seed: abs(seed)'s, least
-    significant first (one word, 0, for 0)."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise TypeError(f"a seed must be an int, got {seed!r} of type {type(seed).__name__}")
-    n = abs(seed.__index__())
-    words = []
-    while True:
-        words.append(n & 0xFFFFFFFF)
-        n >>= 32
-        if not n:
-            return words
-
-
-cdef void _seed(MT* mt, seed) except *:
-    """Seed ``mt`` as ``random.Random(seed)`` is seeded, for an int seed of any size."""
-    words = _seed_words(seed)
-    cdef uint32_t* key = <uint32_t*>malloc(len(words) * sizeof(uint32_t))
-    cdef int i
-    if key == NULL:
-        raise MemoryError()
-    for i in range(len(words)):
-        key[i] = words[i]
-    mt_seed_words(mt, key, len(words))
-    free(key)
-
 
 cdef _check_int(value, int limit, str what):
     if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value < limit:
@@ -740,78 +729,11 @@ cdef _check_int(value, int limit, str what):
     return value.__index__()
 
 
-cdef class Core:
-    """One game of CATsle Builders for the Python state (``CatsleBuildersState._core``).
-
-    ``apply`` returns the events (``CoreEvent``: ``GAME_OVER``, ``DEALT``); the player to
-    act and the legal moves are then ``current_player`` and ``legal`` (a bit set over the
-    actions). The master feature vector is this object's buffer (read-only).
+cdef class Core(CoreBinding):
+    """One game of CATsle Builders for the Python state (``CatsleBuildersState._core``):
+    the binding of core_binding.pxi, and this game's readers and setters. The master
+    feature vector is this object's buffer.
     """
-
-    cdef Game g
-    cdef readonly CoreConfig config
-
-    @staticmethod
-    def new(CoreConfig config, seed, pinned=()) -> Core:
-        """A new game: ``seed`` an int (its 32-bit words seed the generator as
-        ``random.Random(seed)`` does); ``pinned`` the first chance outcomes (the first
-        player, then each round's deal as (hands, undealt)), checked here and used in
-        order before the generator draws."""
-        cdef Core core = Core.__new__(Core)
-        core.config = config
-        core._pin(tuple(pinned))
-        _seed(&core.g.mt, seed)
-        game_start(&core.g, &config.c)
-        return core
-
-    cdef void _pin(self, tuple pinned) except *:
-        """Check the pinned chance outcomes fully before any reaches the C arrays: the
-        first player an int in range, each deal ``n`` hands of ``hand_size`` cards and the
-        undealt cards, together each card of the deck once."""
-        cdef Config* c = &self.config.c
-        cdef int r, p, n = c.n
-        cdef uint64_t bits
-        self.g.n_pinned = 0
-        if not pinned:
-            return
-        if len(pinned) > 1 + c.num_rounds:
-            raise ValueError(f"catsle_builders: {len(pinned)} pinned chance outcomes; a game of "
-                             f"{c.num_rounds} round(s) has {1 + c.num_rounds} (the first "
-                             "player, then a deal per round)")
-        start = _check_int(pinned[0], n, "the pinned first player")
-        deck = list(range(c.deck_size))
-        for r in range(len(pinned) - 1):
-            outcome = pinned[1 + r]
-            try:
-                hands, undealt = outcome
-                hands, undealt = [list(hand) for hand in hands], list(undealt)
-            except (TypeError, ValueError):
-                raise ValueError(f"catsle_builders: pinned deal {r + 1} must be (hands, "
-                                 f"undealt), got {outcome!r}") from None
-            if len(hands) != n or any(len(hand) != c.hand for hand in hands):
-                raise ValueError(f"catsle_builders: pinned deal {r + 1} must give {n} hands of "
-                                 f"{c.hand} cards, got sizes {[len(h) for h in hands]}")
-            cards = [_check_int(k, c.deck_size, f"pinned deal {r + 1}: card")
-                     for k in [k for hand in hands for k in hand] + undealt]
-            if sorted(cards) != deck:
-                raise ValueError(f"catsle_builders: pinned deal {r + 1}: the hands and the "
-                                 f"undealt cards must hold each card of 0..{c.deck_size - 1} "
-                                 "once")
-            for p in range(n):
-                bits = 0
-                for k in hands[p]:
-                    bits |= ONE << <int>k
-                self.g.pinned_hands[r][p] = bits
-        self.g.pinned_start = start
-        self.g.n_pinned = len(pinned)
-
-    # --- playing ---------------------------------------------------------------------------
-    cpdef int apply(self, int action) except -1:
-        """Apply a legal action of the player to act (the caller checked it: an illegal
-        one raises ValueError here, as a last guard of the C arrays); the events."""
-        if not game_is_legal(&self.g, &self.config.c, action):
-            raise ValueError(f"catsle_builders core: action {action} is not legal")
-        return game_apply(&self.g, &self.config.c, action)
 
     @property
     def legal(self):
@@ -824,93 +746,56 @@ cdef class Core:
         """Recompute the legal moves (after a setter)."""
         set_legal(&self.g)
 
-    def mask(self):
-        """The legal moves as a new int8 0/1 array."""
-        out = _empty(NUM_ACTIONS, _INT8)
-        cdef Py_buffer buf
-        PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
-        game_mask(&self.g, &self.config.c, <int8_t*>buf.buf)
-        PyBuffer_Release(&buf)
-        return out
-
-    def observe(self, int player):
-        """``player``'s observation, a new float32 array."""
-        check(player, self.config.c.n, "player")
-        out = _empty(self.config.c.obs_size, _FLOAT32)
-        cdef Py_buffer buf
-        PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
-        game_observe(&self.g, &self.config.c, player, <float*>buf.buf)
-        PyBuffer_Release(&buf)
-        return out
-
-    # --- the master vector ------------------------------------------------------------------
-    def __getbuffer__(self, Py_buffer* buffer, int flags):
-        # Read-only: only the rules write it (the state's ``master`` is a numpy view of it).
-        if flags & PyBUF_WRITABLE:
-            raise BufferError("the master vector is read-only")
-        buffer.buf = <void*>self.g.m
-        buffer.obj = self
-        buffer.len = self.config.c.master_size * sizeof(float)
-        buffer.readonly = 1
-        buffer.itemsize = sizeof(float)
-        buffer.format = "f"
-        buffer.ndim = 1
-        buffer.shape = NULL
-        buffer.strides = NULL
-        buffer.suboffsets = NULL
-        buffer.internal = NULL
-
-    def __releasebuffer__(self, Py_buffer* buffer):
-        pass
-
     # --- results ----------------------------------------------------------------------------
     def scores(self) -> list:
-        return [self.g.total[p] for p in range(self.config.c.n)]
+        return [self.g.total[p] for p in range(self.config.c.num_players)]
 
     def standing_keys(self) -> list:
         cdef double keys[2 * MAX_PLAYERS]
         cdef int p
         game_standing_keys(&self.g, &self.config.c, keys)
-        return [(int(keys[2 * p]), int(keys[2 * p + 1])) for p in range(self.config.c.n)]
-
-    def returns(self) -> list:
-        cdef double out[MAX_PLAYERS]
-        game_returns(&self.g, &self.config.c, out)
-        return [out[p] for p in range(self.config.c.n)]
+        return [(int(keys[2 * p]), int(keys[2 * p + 1])) for p in range(self.config.c.num_players)]
 
     # --- reading the game back --------------------------------------------------------------
     @property
-    def current_player(self):
-        return self.g.current
-    @property
     def phase(self):
+        """PLAY, TAKE or COLUMN."""
         return self.g.phase
     @property
     def leader(self):
+        """The player who leads the trick in progress."""
         return self.g.leader
     @property
     def led(self):
+        """The led suit, or -1 before the trick's first card."""
         return self.g.led
     @property
     def pending(self):
+        """The card just taken, waiting for its column (phase COLUMN), or -1."""
         return self.g.pending
     @property
     def remaining(self):
+        """The finished trick's cards not taken yet (a bit set of cards)."""
         return self.g.remaining
     @property
     def take_rank(self):
+        """The rating rank (0: strongest) of the player taking now."""
         return self.g.take_rank
     @property
     def need(self):
+        """How many cards the player taking now has still to take."""
         return self.g.need
     @property
     def round_start(self):
+        """The round's start player (it leads the first trick)."""
         return self.g.round_start
     @property
     def round_index(self):
+        """The round in progress, from 0 (the number of rounds once the game is over)."""
         return self.g.round_index
     @property
     def tricks_done(self):
+        """Tricks finished this round."""
         return self.g.tricks_done
     @property
     def scored(self):
@@ -920,26 +805,31 @@ cdef class Core:
     @property
     def hands(self):
         """Each hand as a bit set of cards."""
-        return [self.g.hands[p] for p in range(self.config.c.n)]
+        return [self.g.hands[p] for p in range(self.config.c.num_players)]
 
     @property
     def voids(self):
-        return [self.g.voids[p] for p in range(self.config.c.n)]
+        """Per player, the bit set of suits it failed to follow this round."""
+        return [self.g.voids[p] for p in range(self.config.c.num_players)]
 
     @property
     def empty_cols(self):
-        return [self.g.empty_cols[p] for p in range(self.config.c.n)]
+        """Per player, the bit set of its columns still empty."""
+        return [self.g.empty_cols[p] for p in range(self.config.c.num_players)]
 
     @property
     def trick(self):
+        """(player, card) in play order."""
         return [(self.g.trick_seat[i], self.g.trick_card[i]) for i in range(self.g.trick_len)]
 
     @property
     def rating(self):
+        """The seats by rating, strongest first, once the trick is complete."""
         return [self.g.rating[i] for i in range(self.g.rating_len)]
 
     @property
     def last_trick(self):
+        """(trick, rating) of the last finished trick, or None."""
         cdef int i, k = self.g.last_len
         if not k:
             return None
@@ -948,44 +838,63 @@ cdef class Core:
 
     @property
     def played_by(self):
+        """The cards each player played this round, in order."""
         return [[self.g.played_by[p][i] for i in range(self.g.nplayed[p])]
-                for p in range(self.config.c.n)]
+                for p in range(self.config.c.num_players)]
 
     @property
     def col_suit(self):
+        """``col_suit[p][k]``: the suit of p's column k, or -1 while it is empty."""
         cdef int p, k
         return [[self.g.col_suit[p][k] for k in range(self.config.c.ncol)]
-                for p in range(self.config.c.n)]
+                for p in range(self.config.c.num_players)]
 
     @property
     def suit_col(self):
+        """``suit_col[p][s]``: p's column holding suit s, or -1."""
         cdef int p, s
-        return [[self.g.suit_col[p][s] for s in range(NUM_SUITS)] for p in range(self.config.c.n)]
+        return [[self.g.suit_col[p][s] for s in range(NUM_SUITS)] for p in range(self.config.c.num_players)]
 
     def boards(self, int r) -> list:
         """The columns' cards (in the order placed) of round ``r``'s boards."""
         cdef int p, k, i
         check(r, self.config.c.num_rounds, "round")
         return [[[self.g.cols[r][p][k][i] for i in range(self.g.colcnt[r][p][k])]
-                 for k in range(self.config.c.ncol)] for p in range(self.config.c.n)]
+                 for k in range(self.config.c.ncol)] for p in range(self.config.c.num_players)]
 
     def board_counts(self, int player) -> list:
         """This round's column counts of ``player`` (the last round's once the game is over)."""
         cdef int k, r = self.g.round_index
-        check(player, self.config.c.n, "player")
+        check(player, self.config.c.num_players, "player")
         if r == self.config.c.num_rounds:
             r -= 1
         return [self.g.colcnt[r][player][k] for k in range(self.config.c.ncol)]
 
     @property
     def round_scores(self):
-        return [[self.g.round_scores[r][p] for p in range(self.config.c.n)]
+        """Each scored round's scores."""
+        return [[self.g.round_scores[r][p] for p in range(self.config.c.num_players)]
                 for r in range(self.g.scored)]
 
     @property
+    def total_scores(self):
+        """Each player's total score (a copy: assign a new list to change it)."""
+        return self.scores()
+
+    @total_scores.setter
+    def total_scores(self, totals):
+        self.set_scores(totals=totals)
+
+    @property
     def round_perfect(self):
-        return [[self.g.round_perfect[r][p] for p in range(self.config.c.n)]
+        """Each scored round's perfect columns per player (the last row is the tie-break;
+        assign new rows to change them)."""
+        return [[self.g.round_perfect[r][p] for p in range(self.config.c.num_players)]
                 for r in range(self.g.scored)]
+
+    @round_perfect.setter
+    def round_perfect(self, rows):
+        self.set_scores(perfect=rows)
 
     @property
     def deal(self):
@@ -993,29 +902,10 @@ cdef class Core:
         cdef int p
         cdef uint64_t dealt = 0
         hands = []
-        for p in range(self.config.c.n):
+        for p in range(self.config.c.num_players):
             hands.append(tuple(_cards(self.g.dealt[p])))
             dealt |= self.g.dealt[p]
         return tuple(hands), tuple(_cards(((ONE << self.config.c.deck_size) - 1) & ~dealt))
-
-    # --- the generator ---------------------------------------------------------------------
-    @property
-    def mt_state(self):
-        """The generator's state as ``random.Random.getstate()[1]`` holds it."""
-        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
-
-    @mt_state.setter
-    def mt_state(self, state):
-        cdef int i
-        if len(state) != MT_N + 1 or not 0 <= state[MT_N] <= MT_N:
-            raise ValueError("mt_state: 624 words and an index in 0..624")
-        for i in range(MT_N):
-            self.g.mt.state[i] = state[i]
-        self.g.mt.index = state[MT_N]
-
-    def reseed(self, seed) -> None:
-        """Deal the later rounds from a generator seeded with ``seed`` (an int)."""
-        _seed(&self.g.mt, seed)
 
     # --- changing the game from outside (re-sampling, scenarios) ----------------------------
     def set_hands(self, hands) -> None:
@@ -1026,7 +916,7 @@ cdef class Core:
         cdef uint64_t bits
         cdef uint64_t deck = (ONE << c.deck_size) - 1
         for p, bits in hands.items():
-            check(p, c.n, "player")
+            check(p, c.num_players, "player")
             if bits & ~deck:
                 raise ValueError(f"catsle_builders core: hand {bits:#x} holds cards beyond the deck")
         for p, bits in hands.items():
@@ -1041,7 +931,7 @@ cdef class Core:
     def set_scores(self, totals=None, perfect=None) -> None:
         """Set the total scores and/or the rounds' perfect columns (scenarios: the last
         row is the tie-break; the rows are the rounds scored so far)."""
-        cdef int p, r, n = self.config.c.n
+        cdef int p, r, n = self.config.c.num_players
         if totals is not None:
             if len(totals) != n:
                 raise ValueError(f"catsle_builders core: {len(totals)} scores for {n} players")
@@ -1055,30 +945,6 @@ cdef class Core:
                 for p in range(n):
                     self.g.round_perfect[r][p] = row[p]
             self.g.scored = len(perfect)
-
-    # --- copies ----------------------------------------------------------------------------
-    def copy(self) -> Core:
-        """An independent copy (the generator's state and the pinned chance included)."""
-        cdef Core other = Core.__new__(Core)
-        other.g = self.g
-        other.config = self.config
-        return other
-
-    def __reduce__(self):
-        # The Game is plain C data with no pointers: its bytes are the whole game. (Only
-        # pickles of this build's cores are loaded, and a pickle runs code anyway.)
-        return _restore, (self.config.options, (<char*>&self.g)[:sizeof(Game)])
-
-
-def _restore(options, bytes data):
-    """Unpickle a Core."""
-    cdef Core core = Core.__new__(Core)
-    if len(data) != sizeof(Game):
-        raise ValueError(f"catsle_builders core: a saved game of {len(data)} bytes, "
-                         f"expected {sizeof(Game)}")
-    core.config = make_config(options)
-    memcpy(&core.g, <const char*>data, sizeof(Game))
-    return core
 
 
 cdef list _cards(uint64_t bits):

@@ -27,7 +27,6 @@ import random
 
 import numpy as np
 
-from catzoo.games.catsle_builders import core as _core
 from catzoo.games.catsle_builders.core import (  # noqa: F401  (the game's constants, re-exported)
     COLUMN,
     COLUMN_BASE,
@@ -40,7 +39,6 @@ from catzoo.games.catsle_builders.core import (  # noqa: F401  (the game's const
     TAKE_BASE,
     VALUES,
 )
-from catzoo.games.catsle_builders.layout import layout_for
 from catzoo.games.catsle_builders.options import SUIT_LETTERS, CatsleBuildersOptions
 from catzoo.games.compiled import CompiledState
 
@@ -72,15 +70,8 @@ class CatsleBuildersState(CompiledState):
     game_name = "catsle_builders"
     env_version = 0
     options_cls = CatsleBuildersOptions
-    num_actions = NUM_ACTIONS
-    core_module = _core
 
     # --- set-up ------------------------------------------------------------------------
-    def _setup(self) -> None:
-        self.num_players = n = self.options.num_players
-        self.layout = layout_for(n)
-        self.observation_size = self.layout.obs_size
-
     def _record_chance(self) -> None:
         if not self.chance:
             # [S] the first player of the first round is random: the first chance
@@ -92,31 +83,12 @@ class CatsleBuildersState(CompiledState):
     def legal_mask(self) -> np.ndarray:
         return self._core.mask()
 
-    # --- reading the game ------------------------------------------------------------------
-    phase = property(lambda self: self._core.phase)
-    leader = property(lambda self: self._core.leader)
-    led = property(lambda self: self._core.led)
-    pending = property(lambda self: self._core.pending)
-    remaining = property(lambda self: self._core.remaining)
-    take_rank = property(lambda self: self._core.take_rank)
-    need = property(lambda self: self._core.need)
-    round_start = property(lambda self: self._core.round_start)
-    round_index = property(lambda self: self._core.round_index)
-    tricks_done = property(lambda self: self._core.tricks_done)
-    hands = property(lambda self: self._core.hands, doc="each hand as a bit set of cards")
-    voids = property(lambda self: self._core.voids,
-                     doc="per player, the bit set of suits it failed to follow this round")
-    empty_cols = property(lambda self: self._core.empty_cols)
-    trick = property(lambda self: self._core.trick, doc="(player, card) in play order")
-    rating = property(lambda self: self._core.rating,
-                      doc="the seats by rating, strongest first, once the trick is complete")
-    last_trick = property(lambda self: self._core.last_trick,
-                          doc="(trick, rating) of the last finished trick, or None")
-    played_by = property(lambda self: self._core.played_by,
-                         doc="the cards each player played this round, in order")
-    col_suit = property(lambda self: self._core.col_suit)
-    suit_col = property(lambda self: self._core.suit_col)
-    round_scores = property(lambda self: self._core.round_scores)
+    # --- the game, read from the core (each field's docstring is the core reader's) -------
+    core_fields = ("phase", "leader", "led", "pending", "remaining", "take_rank", "need",
+                   "round_start", "round_index", "tricks_done", "hands", "voids", "empty_cols",
+                   "trick", "rating", "last_trick", "played_by", "col_suit", "suit_col",
+                   "round_scores", "total_scores", "round_perfect")
+    writable_fields = ("total_scores", "round_perfect")
 
     @property
     def undealt(self) -> tuple:
@@ -136,22 +108,6 @@ class CatsleBuildersState(CompiledState):
     def round_boards(self) -> list[list[list[list[int]]]]:
         core = self._core
         return [core.boards(r) for r in range(core.scored)]
-
-    @property
-    def total_scores(self) -> list[int]:
-        return self._core.scores()
-
-    @total_scores.setter
-    def total_scores(self, scores) -> None:
-        self._core.set_scores(totals=scores)
-
-    @property
-    def round_perfect(self) -> list[list[int]]:
-        return self._core.round_perfect
-
-    @round_perfect.setter
-    def round_perfect(self, rows) -> None:
-        self._core.set_scores(perfect=rows)
 
     def board_counts(self, player: int) -> list[int]:
         return self._core.board_counts(player)
@@ -202,10 +158,6 @@ class CatsleBuildersState(CompiledState):
         limit = limits[k] if k < len(limits) else "?"
         return f"column {k} (limit {limit})"
 
-    def render(self) -> str:
-        from catzoo.games.catsle_builders.render import render_text
-
-        return render_text(self)
 
 
 def _constrained_deal(pool, capacity, eligible, rng: random.Random):

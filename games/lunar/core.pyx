@@ -4,17 +4,18 @@ sky, round scoring, the lead tiles, the next round's start player and the game's
 
 The AEC env (through ``LunarState``, ``state.py``) and the batched engine
 (``catzoo.vector``, ``BatchCore`` from ``games/batch.pxi``) run this one core: a game is
-a ``Game`` struct of plain C data (about 3 KB, most of it the generator) stepped by
-``game_apply`` with no Python object in sight, its legal moves kept as a bit set. A step
-writes no features: an observation is written from the game's compact state when asked
-(``write_features``), at the offsets of the layout in ``layout.py``, which stays the one
-definition of the observation's order; the step path then touches a few hundred bytes
-per game, which is what a batch of a thousand games needs to stay in cache.
+a ``Game`` struct of plain C data stepped by ``game_apply`` with no Python object in
+sight, its legal moves kept as a bit set. A step writes no features: an observation is
+written from the game's compact state when asked (``write_features``), at the offsets of
+the layout in ``layout.py``, which stays the one definition of the observation's order;
+the step path then touches few bytes per game, so that a batch of a thousand games stays
+in cache. It follows the core contract of docs/vector.md; its Python classes derive from
+games/core_binding.pxi's.
 
-Every deal is drawn exactly as the Python engine drew it from ``random.Random(seed)``:
-the suit deck (6 of each suit, in suit order) shuffled by ``random.shuffle``, then the
-rank deck (3 of each rank) likewise (``mt19937.pxi`` is CPython's generator in C), so
-seeds, replays and pinned deals keep their games.
+A round's deal is the suit deck (6 of each suit, in suit order) shuffled by
+``random.shuffle``'s algorithm, then the rank deck (3 of each rank) likewise, drawn from
+CPython's MT19937 in C (``mt19937.pxi``): a seed deals the same game here and in
+``random.Random(seed)``.
 
 Sources are tagged as in docs/rules/lunar.md: [R] published rulebook (via rules-notes),
 [S] seed text, [D] a documented project decision. Cards are identities 0-11: suit cards
@@ -28,30 +29,13 @@ Actions (one flat space of 40 at both player counts):
 * ``28-39`` play card ``a - 28`` from the sky (2 players, phase PLAY).
 """
 
-import random
-from array import array
 from operator import index as _as_index
 
-import numpy as np
-
-from cpython.buffer cimport (
-    PyBUF_C_CONTIGUOUS,
-    PyBUF_WRITABLE,
-    PyBuffer_Release,
-    PyObject_GetBuffer,
-)
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
 include "../core_common.pxi"  # CoreEvent: GAME_OVER, DEALT
-include "../range_check.pxi"  # check(value, limit, what)
-
-
-cdef int check_opt(int value, int limit, str what) except -2:
-    """``check``, letting -1 (nobody, no suit) through."""
-    return -1 if value == -1 else check(value, limit, what)
-
 
 # The game's constants, exported to Python as module attributes (options.py, state.py,
 # resample.py, the heuristic and the views import them from here).
@@ -114,7 +98,7 @@ BLOCK_NAMES = (("hand", 12, "private"), ("passed", 12, "private"), ("received", 
 
 
 ctypedef struct Config:
-    int num_players
+    int num_players, num_actions
     int single              # rounds == "single": one round per game
     int64_t target          # [R] a team must have more than this
     int64_t max_rounds
@@ -166,10 +150,10 @@ ctypedef struct Game:
     int8_t last_player[4]
     int8_t last_card[4]
     int8_t last_from_sky[4]
-    # pinned deals (GameState.new(chance=...)): round r < pinned_count is dealt from
-    # pinned[r * DEAL_SIZE:], immutable data owned by the Python Core (NULL in a batch)
-    const uint8_t* pinned
-    int pinned_count
+    # pinned deals (GameState.new(chance=...)): round r is dealt from
+    # pinned[r * DEAL_SIZE:] while the data lasts (core_binding.pxi sets them)
+    const char* pinned
+    Py_ssize_t pinned_size
     MT mt
 
 
@@ -318,8 +302,8 @@ cdef void deal(Game* g) noexcept nogil:
     cdef int deck[TYPE_DECK]
     cdef int i
     cdef const uint8_t* src
-    if g.round_index < g.pinned_count:
-        src = g.pinned + g.round_index * DEAL_SIZE
+    if (g.round_index + 1) * <Py_ssize_t>DEAL_SIZE <= g.pinned_size:
+        src = <const uint8_t*>g.pinned + g.round_index * DEAL_SIZE
         for i in range(TYPE_DECK):
             g.order[0][i] = src[i]
             g.order[1][i] = src[TYPE_DECK + i]
@@ -516,8 +500,9 @@ cdef int play(Game* g, const Config* c, int p, int k, int from_sky) noexcept nog
     return end_trick(g, c)
 
 
-cdef void game_start(Game* g, const Config* c) noexcept nogil:
-    """The first round, once ``g`` is zeroed and its generator and pinned deals set."""
+cdef void game_begin(Game* g, const Config* c) noexcept nogil:
+    """The first round, the generator and pinned deals set."""
+    memset(g, 0, <size_t>(<char*>&g.pinned - <char*>g))  # all but the pins and generator
     # [D] seat 0 holds the black lead tile, seat 1 the white one, at the first round.
     g.tiles[BLACK] = 0
     g.tiles[WHITE] = 1
@@ -528,8 +513,8 @@ cdef void game_start(Game* g, const Config* c) noexcept nogil:
 
 # --- the observation ----------------------------------------------------------------------------
 
-# Feature values by count, as the Python engine computed them (count / 3.0 etc. in double,
-# stored as float32): a table read costs less than a division.
+# Feature values by count (count / 3.0 etc. computed in double, stored as float32): a table
+# read costs less than a division.
 cdef float THIRDS[TYPE_DECK + 1]
 cdef float HALVES[TYPE_DECK + 1]
 cdef float NINTHS[TYPE_DECK + 1]
@@ -610,27 +595,7 @@ cdef void write_features(const Game* g, const Config* c, int viewer, float* out)
     out[at[B_ROUND_START] + seat_of(g.round_start, rot, n)] = 1.0
 
 
-# --- the C interface of every core (games/batch.pxi, CORE_CONTRACT.md) -----------------------
-
-cdef int game_num_players(const Config* c) noexcept nogil:
-    return c.num_players
-
-
-cdef int game_num_actions(const Config* c) noexcept nogil:
-    return NUM_ACTIONS
-
-
-cdef int game_obs_size(const Config* c) noexcept nogil:
-    return c.obs_size
-
-
-cdef void game_new(Game* g, const Config* c, const uint32_t* key, int keylen) noexcept nogil:
-    """``LunarState.new(options, seed=n)`` for the int n whose 32-bit words (least
-    significant first) are ``key``."""
-    memset(g, 0, sizeof(Game))
-    mt_seed_words(&g.mt, key, keylen)
-    game_start(g, c)
-
+# --- the C interface of every core (games/batch.pxi; the contract is in docs/vector.md) --------
 
 cdef int game_apply(Game* g, const Config* c, int action) noexcept nogil:
     """Apply a legal action of the player to act; returns the events (GAME_OVER,
@@ -683,42 +648,39 @@ cdef void game_returns(const Game* g, const Config* c, double* out) noexcept nog
         out[p] = sign if p % 2 == 0 else -sign
 
 
-# --- Python: the options in C form -----------------------------------------------------------
+# --- Python: the binding every core shares, then this game's own ---------------------------
+include "../core_binding.pxi"
+
+
+cdef float* game_features(Game* g, const Config* c, Py_ssize_t* count) noexcept nogil:
+    # No feature vector is kept: observations are written when asked (``Core.master``).
+    count[0] = 0
+    return NULL
+
+
+cdef bytes pack_chance(const Config* c, pinned):
+    """Pinned deals, each checked (``check_deal``), as the bytes ``deal`` reads."""
+    out = bytearray()
+    for index, order in enumerate(pinned):
+        try:
+            suits, ranks = check_deal(order)
+        except ValueError as err:
+            raise ValueError(f"lunar: pinned chance outcome {index} (round {index + 1}'s deal): "
+                             f"{err}") from None
+        out += bytes(suits) + bytes(ranks)
+    return bytes(out)
+
 
 # The largest star count a table may give (C ints; a round's points are int64).
 STAR_LIMIT = 1 << 30
 _INT64_CAP = (1 << 62)
 
 
-cdef class CoreConfig:
+cdef class CoreConfig(ConfigBinding):
     """The options of a game in C form, with the observation layout's tables (built by
     ``make_config``; shared read-only by every game of these options)."""
 
-    cdef Config c
-    cdef readonly object options
     cdef readonly object layout
-
-    @property
-    def num_players(self):
-        return self.c.num_players
-
-    @property
-    def obs_size(self):
-        return self.c.obs_size
-
-    @property
-    def master_size(self):
-        return self.c.master_size
-
-    @property
-    def num_actions(self):
-        return NUM_ACTIONS
-
-    def __reduce__(self):
-        return make_config, (self.options,)
-
-    def __deepcopy__(self, memo):
-        return self  # immutable
 
 
 def make_config(options) -> CoreConfig:
@@ -735,6 +697,7 @@ def make_config(options) -> CoreConfig:
         raise ValueError("lunar core: the layout outgrew MAX_MASTER / MAX_OBS")
     cfg.options, cfg.layout = options, layout
     c.num_players = n
+    c.num_actions = NUM_ACTIONS
     c.single = options.rounds == "single"
     c.target = min(int(options.target), _INT64_CAP)  # scores never come near 2**62
     c.max_rounds = min(int(options.max_rounds), _INT64_CAP)
@@ -848,115 +811,20 @@ def check_deal(order) -> tuple:
     return out
 
 
-def pack_deals(chance) -> bytes:
-    """Pinned deals, each checked (``check_deal``), as the bytes the core reads."""
-    out = bytearray()
-    for index, order in enumerate(chance):
-        try:
-            suits, ranks = check_deal(order)
-        except ValueError as err:
-            raise ValueError(f"lunar: pinned chance outcome {index} (round {index + 1}'s deal): "
-                             f"{err}") from None
-        out += bytes(suits) + bytes(ranks)
-    return bytes(out)
-
-
 # --- Python: one game -------------------------------------------------------------------------
-
-cdef float* _floats(object array) except NULL:
-    """The data of a new, C-contiguous float32 array (a buffer acquired and released at
-    once: cheaper than a typed memoryview; the array keeps owning the memory)."""
-    cdef Py_buffer view
-    PyObject_GetBuffer(array, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-    PyBuffer_Release(&view)
-    return <float*>view.buf
-
-
-def _seed_state(seed) -> tuple:
-    """The generator state ``random.Random(seed)`` starts from, for a seed of another type
-    than int (a str, bytes...): Python's own seeding, read back."""
-    return random.Random(seed).getstate()[1]
-
 
 # Field names of ``fields()`` / ``load()`` besides the per-player and per-card rows.
 SCALARS = ("num_players", "phase", "current_player", "round_start", "leader", "face_up",
            "trump", "lead_suit", "lead_by", "tricks_done", "legal", "round_index", "over")
 
 
-cdef class Core:
+cdef class Core(CoreBinding):
     """One whole game of Lunar (a ``Game`` struct) for the Python state
-    (``LunarState._core``; games/compiled.py lists what it relies on).
-
-    ``apply`` returns the events (``GAME_OVER``, ``DEALT``); the player to act and the
-    legal moves are then ``current_player`` and ``legal`` (a bit set over the actions).
-    Observations are written from the game when asked (``observe``; ``master`` gives the
-    whole feature vector): the core keeps no feature vector, so it has no buffer.
+    (``LunarState._core``): the binding of core_binding.pxi, and this game's readers and
+    setters. Observations are written from the game when asked (``observe``; ``master``
+    gives the whole feature vector): the core keeps no feature vector, so it has no
+    buffer.
     """
-
-    cdef Game g
-    cdef readonly CoreConfig config
-    cdef object _pinned  # bytes: the pinned deals ``g.pinned`` points into (immutable)
-
-    @staticmethod
-    def new(CoreConfig config, seed, pinned=()) -> Core:
-        """A new game: dealt from ``random.Random(seed)``'s generator (an int seed's
-        32-bit words seed it in C), after the ``pinned`` deals (chance outcomes (suit
-        deck, rank deck), each checked whole), which are used in order without drawing."""
-        cdef Core core = Core.__new__(Core)
-        core.config = config
-        core._pin(pack_deals(pinned))
-        if hasattr(seed, "__index__"):  # an int (bool and numpy ints too)
-            core.reseed(seed)
-        else:
-            core.mt_state = _seed_state(seed)
-        game_start(&core.g, &config.c)
-        return core
-
-    cdef int _pin(self, bytes pinned) except -1:
-        if len(pinned) % DEAL_SIZE:
-            raise ValueError("lunar core: pinned deals of 48 cards each")
-        self._pinned = pinned
-        self.g.pinned = <const uint8_t*><const char*>pinned
-        self.g.pinned_count = len(pinned) // DEAL_SIZE
-        return 0
-
-    # --- the generator ------------------------------------------------------------------------
-    def reseed(self, seed):
-        """Deal later rounds as ``random.Random(seed)`` would, for an int ``seed``: the
-        generator seeded from the 32-bit words of abs(seed), least significant first."""
-        value = abs(_as_index(seed))
-        words = array("I", [(value >> (32 * i)) & 0xFFFFFFFF
-                            for i in range(max(1, (value.bit_length() + 31) // 32))])
-        cdef uint32_t[::1] key = words
-        mt_seed_words(&self.g.mt, &key[0], key.shape[0])
-
-    @property
-    def mt_state(self) -> tuple:
-        """The generator's state as ``random.Random.getstate()[1]`` holds it (624 words
-        and the index); setting one makes later rounds deal on from it."""
-        cdef int i
-        return tuple([self.g.mt.state[i] for i in range(MT_N)]) + (self.g.mt.index,)
-
-    @mt_state.setter
-    def mt_state(self, state):
-        cdef int i
-        if len(state) != MT_N + 1:
-            raise ValueError(f"lunar core: a generator state has {MT_N + 1} numbers")
-        words = [int(w) for w in state]
-        if not all(0 <= w < 1 << 32 for w in words) or not 0 <= words[MT_N] <= MT_N:
-            raise ValueError("lunar core: a generator state of 32-bit words and an index 0..624")
-        for i in range(MT_N):
-            self.g.mt.state[i] = words[i]
-        self.g.mt.index = words[MT_N]
-
-    # --- playing ------------------------------------------------------------------------------
-    cpdef int apply(self, int action) except -1:
-        """Apply a legal action of the player to act; returns the events. The caller
-        checked it: an illegal one raises ValueError here, as a last guard of the C
-        arrays."""
-        if not 0 <= action < NUM_ACTIONS or not (self.g.legal >> action) & 1:
-            raise ValueError(f"lunar core: action {action} is not legal")
-        return game_apply(&self.g, &self.config.c, action)
 
     def refresh_legal(self):
         """Recompute the legal moves (after the game was changed from outside)."""
@@ -966,22 +834,11 @@ cdef class Core:
     def legal(self):
         return self.g.legal
 
-    @property
-    def current_player(self):
-        return self.g.current_player
-
-    def observe(self, int player):
-        """``player``'s observation: a new float32 array."""
-        check(player, self.config.c.num_players, "player")
-        out = np.empty(self.config.c.obs_size, np.float32)
-        game_observe(&self.g, &self.config.c, player, _floats(out))
-        return out
-
     def master(self):
         """Every feature of the game, each player's private ones included (the global
         state), in the master order of ``layout.py``: a new float32 array."""
-        out = np.empty(self.config.c.master_size, np.float32)
-        write_features(&self.g, &self.config.c, -1, _floats(out))
+        out = _empty(self.config.c.master_size, _FLOAT32)
+        write_features(&self.g, &self.config.c, -1, <float*>array_data(out))
         return out
 
     def scores(self) -> list:
@@ -993,27 +850,20 @@ cdef class Core:
         cdef int p
         return [(self.g.team_scores[p % 2],) for p in range(self.config.c.num_players)]
 
-    def returns(self) -> list:
-        cdef double out[MAX_PLAYERS]
-        cdef int p
-        game_returns(&self.g, &self.config.c, out)
-        return [out[p] for p in range(self.config.c.num_players)]
-
     # --- reading the game -----------------------------------------------------------------------
     @property
-    def num_players(self):
-        return self.config.c.num_players
-
-    @property
     def phase(self):
+        """PASS, TRUMP or PLAY."""
         return self.g.phase
 
     @property
     def round_start(self):
+        """The round's start player."""
         return self.g.round_start
 
     @property
     def leader(self):
+        """The player who leads the trick in progress."""
         return self.g.leader
 
     @property
@@ -1028,14 +878,17 @@ cdef class Core:
 
     @property
     def lead_suit(self):
+        """The trick's lead suit (its first suit card's), or -1 before one is played."""
         return self.g.lead_suit
 
     @property
     def lead_by(self):
+        """The player who played the trick's first suit card, or -1."""
         return self.g.lead_by
 
     @property
     def tricks_done(self):
+        """Tricks finished this round."""
         return self.g.tricks_done
 
     @property
@@ -1085,6 +938,8 @@ cdef class Core:
 
     @property
     def played_from_hand(self):
+        """``played_from_hand[p][c]``: p's cards of identity c played from its hand this
+        round."""
         return self._rows(self.g.played_from_hand, self.config.c.num_players)
 
     @property
@@ -1099,11 +954,13 @@ cdef class Core:
 
     @property
     def sky(self):
+        """The sky's count of each card (2 players)."""
         cdef int k
         return [self.g.sky[k] for k in range(NUM_CARDS)]
 
     @property
     def played(self):
+        """Cards played this round, per card."""
         cdef int k
         return [self.g.played[k] for k in range(NUM_CARDS)]
 
@@ -1115,10 +972,12 @@ cdef class Core:
 
     @property
     def track(self):
+        """Each team's trick-track position."""
         return [self.g.track[0], self.g.track[1]]
 
     @property
     def kept_stars(self):
+        """Per team, the stars on the cards of the tricks it won this round."""
         return [self.g.kept_stars[0], self.g.kept_stars[1]]
 
     @property
@@ -1169,11 +1028,12 @@ cdef class Core:
 
     @property
     def team_scores(self):
+        """Both teams' scores; setting them (rule scenarios start from a given score)
+        checks their range."""
         return [self.g.team_scores[0], self.g.team_scores[1]]
 
     @team_scores.setter
     def team_scores(self, scores):
-        """Set both teams' scores (rule scenarios start from a given score)."""
         a, b = (int(s) for s in scores)
         if not (-_INT64_CAP <= a <= _INT64_CAP and -_INT64_CAP <= b <= _INT64_CAP):
             raise ValueError(f"lunar core: team scores {scores!r} out of range")
@@ -1246,13 +1106,13 @@ cdef class Core:
             raise ValueError("lunar core: fields of another player count, or a trick of more "
                              "than 4 cards")
         g.phase = check(fields["phase"], 3, "phase")
-        g.current_player = check_opt(fields["current_player"], n, "player")
+        g.current_player = check_or_none(fields["current_player"], n, "player")
         g.round_start = check(fields["round_start"], n, "player")
         g.leader = check(fields["leader"], n, "player")
-        g.lead_by = check_opt(fields["lead_by"], n, "player")
+        g.lead_by = check_or_none(fields["lead_by"], n, "player")
         g.face_up = check(fields["face_up"], SUIT_BITS + 1, "tile set")
-        g.trump = check_opt(fields["trump"], NUM_SUITS, "suit")
-        g.lead_suit = check_opt(fields["lead_suit"], NUM_SUITS, "suit")
+        g.trump = check_or_none(fields["trump"], NUM_SUITS, "suit")
+        g.lead_suit = check_or_none(fields["lead_suit"], NUM_SUITS, "suit")
         g.tricks_done = check(fields["tricks_done"], TRICKS_PER_ROUND + 1, "trick count")
         g.legal = fields["legal"] & ((<uint64_t>1 << NUM_ACTIONS) - 1)
         g.round_index = check(fields["round_index"], 1 << 30, "round index")
@@ -1279,7 +1139,7 @@ cdef class Core:
                 g.sky_bits |= 1u << k
                 g.sky_count[card_type(k)] += g.sky[k]
         for k in range(NUM_SUITS):
-            g.turned_by[k] = check_opt(fields["turned_by"][k], n, "player")
+            g.turned_by[k] = check_or_none(fields["turned_by"][k], n, "player")
         for t in range(2):
             g.deck_pos[t] = check(fields["deck_pos"][t], TYPE_DECK + 1, "deck position")
             g.track[t] = check(fields["track"][t], TRICKS_PER_ROUND + 1, "track position")
@@ -1312,33 +1172,6 @@ cdef class Core:
             g.last_kept_stars[t] = check(last["kept_stars"][t], 1 << 30, "star count")
         self.mt_state = fields["mt_state"]
         return 0
-
-    # --- copies ---------------------------------------------------------------------------------
-    def copy(self) -> Core:
-        """An independent copy (one struct copy)."""
-        cdef Core other = Core.__new__(Core)
-        other.config = self.config
-        other._pinned = self._pinned
-        other.g = self.g
-        return other
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def __reduce__(self):
-        return _restore, (self.config, self._pinned or b"", self.fields())
-
-
-def _restore(CoreConfig config, bytes pinned, dict fields):
-    """Unpickle a Core (its C fields travel as plain Python values)."""
-    cdef Core core = Core.__new__(Core)
-    core.config = config
-    core._pin(pinned)
-    core._load(fields)
-    return core
 
 
 include "../batch.pxi"

@@ -26,7 +26,6 @@ import random
 import numpy as np
 
 from catzoo.games.compiled import CompiledState
-from catzoo.games.lunar import core as _core
 from catzoo.games.lunar.core import (  # noqa: F401  (the game's constants, re-exported)
     BLACK,
     HAND_BASE,
@@ -41,20 +40,16 @@ from catzoo.games.lunar.core import (  # noqa: F401  (the game's constants, re-e
     WHITE,
     card_type,
 )
-from catzoo.games.lunar.layout import layout_for
 from catzoo.games.lunar.options import SUITS, LunarOptions, card_name
 
 PHASES = ("pass", "trump", "play")
 TILE_NAMES = ("black", "white")
-_DEALT = int(_core.CoreEvent.DEALT)
 
 
 class LunarState(CompiledState):
     game_name = "lunar"
     env_version = 0
     options_cls = LunarOptions
-    num_actions = NUM_ACTIONS
-    core_module = _core
     # Team results (+1 / -1 to whole teams) are not GameState.returns' rule over the
     # standing keys.
     generic_standing = False
@@ -62,9 +57,7 @@ class LunarState(CompiledState):
 
     # --- set-up ------------------------------------------------------------------------
     def _setup(self) -> None:
-        self.num_players = self.options.num_players
-        self.layout = layout_for(self.num_players)
-        self.observation_size = self.layout.obs_size
+        super()._setup()
         # per finished round: its points per team, and what they were scored from
         self.round_scores: list[tuple[int, int]] = []
         self.round_records: list[dict] = []
@@ -76,74 +69,28 @@ class LunarState(CompiledState):
 
     # The core keeps no feature vector (it writes observations from the game when asked,
     # core.pyx), so it has no buffer: ``master`` is written when read.
-    def _use_core(self, core) -> None:
-        self._core = core
-        self.current_player = core.current_player
-        self._legal = core.legal
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
+    core_buffer = False
+    _core_views = ()
 
     def state_vector(self) -> np.ndarray:
         return self._core.master()
 
     master = property(state_vector, doc="The global feature vector (a new array).")
 
-    def apply_unchecked(self, action: int) -> None:
-        self.history.append(action)
-        core = self._core
-        events = core.apply(action)
-        self.current_player = core.current_player
-        self._legal = core.legal
-        if events:  # every event ends a round: the core scored it
-            record = core.last_round
-            self.round_scores.append(record["points"])
-            self.round_records.append(record)
-            if events & _DEALT:
-                self._record_chance()
+    def _on_events(self, events: int) -> None:
+        # every event ends a round: the core scored it
+        record = self._core.last_round
+        self.round_scores.append(record["points"])
+        self.round_records.append(record)
+        super()._on_events(events)
 
-    # --- the game in progress, read from the core --------------------------------------------
-    hands = property(lambda self: self._core.hands, doc="``hands[p][c]``: p's cards of identity c.")
-    passed = property(lambda self: self._core.passed,
-                      doc="``passed[p][c]``: cards p put aside for its partner (4 players).")
-    received = property(lambda self: self._core.received,
-                        doc="``received[p][c]``: cards p received from its partner.")
-    sky = property(lambda self: self._core.sky, doc="The sky's count of each card (2 players).")
-    face_up = property(lambda self: self._core.face_up, doc="Trump tiles still face up (bits).")
-    turned_by = property(lambda self: self._core.turned_by)
-    trump = property(lambda self: self._core.trump, doc="The trump suit, or -1 before it is set.")
-    trick = property(lambda self: self._core.trick,
-                     doc="The trick in progress: (player, card, from the sky) per card.")
-    lead_suit = property(lambda self: self._core.lead_suit)
-    lead_by = property(lambda self: self._core.lead_by)
-    leader = property(lambda self: self._core.leader)
-    track = property(lambda self: self._core.track, doc="Each team's trick-track position.")
-    kept = property(lambda self: self._core.kept, doc="``kept[team][c]``: cards of won tricks.")
-    kept_stars = property(lambda self: self._core.kept_stars)
-    played = property(lambda self: self._core.played, doc="Cards played this round, per card.")
-    played_from_hand = property(lambda self: self._core.played_from_hand)
-    voids = property(lambda self: self._core.voids,
-                     doc="Per player, the suits it proved absent from its hand (bits).")
-    tricks_done = property(lambda self: self._core.tricks_done)
-    phase = property(lambda self: self._core.phase, doc="PASS, TRUMP or PLAY.")
-    last_trick = property(lambda self: self._core.last_trick,
-                          doc="The last finished trick's cards and winning team.")
-    tiles = property(lambda self: self._core.tiles,
-                     doc="The seats holding the black and the white lead tile.")
-    round_start = property(lambda self: self._core.round_start,
-                           doc="The round's start player.")
-    round_index = property(lambda self: self._core.round_index, doc="Rounds scored so far.")
-    _order = property(lambda self: self._core.order, doc="This round's (suit, rank) decks.")
-    _deck_pos = property(lambda self: self._core.deck_pos)
-
-    @property
-    def team_scores(self) -> list[int]:
-        return self._core.team_scores
-
-    @team_scores.setter
-    def team_scores(self, scores) -> None:
-        """Set both teams' scores (rule scenarios start from a given score)."""
-        self._core.team_scores = scores
+    # --- the game in progress, read from the core (docstrings: the core readers') ----------
+    core_fields = ("hands", "passed", "received", "sky", "face_up", "turned_by", "trump", "trick",
+                   "lead_suit", "lead_by", "leader", "track", "kept", "kept_stars", "played",
+                   "played_from_hand", "voids", "tricks_done", "phase", "last_trick", "tiles",
+                   "round_start", "round_index", "team_scores", ("_order", "order"),
+                   ("_deck_pos", "deck_pos"))
+    writable_fields = ("team_scores",)
 
     @property
     def _pick_at(self) -> list[list[int]]:
@@ -171,8 +118,3 @@ class LunarState(CompiledState):
         if action < SKY_BASE:
             return f"play {card_name(action - HAND_BASE)} from hand"
         return f"play {card_name(action - SKY_BASE)} from the sky"
-
-    def render(self) -> str:
-        from catzoo.games.lunar.render import render_text
-
-        return render_text(self)
