@@ -136,7 +136,7 @@ def measure(label: str, build, config: dict, steps: int) -> dict:
 
     from catzoo.training.trainer import build_model
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(config["torch_threads"])
     counter = MoveCounter()
     env = build(counter)
     model = build_model(config, env, seed=0)
@@ -237,13 +237,15 @@ def main(argv=None) -> int:
 
         rollout = config["ppo"]["n_steps"] * config["vec_env"]["n_envs"]
         tutorial_cfg = config_mod.resolve({**config, "vec_env": {"n_envs": 1, "kind": "dummy"},
-                                           "ppo": {**config["ppo"], "n_steps": rollout}})
+                                           "ppo": {**config["ppo"], "n_steps": rollout},
+                                           "torch_threads": 1})
         rows.append(measure("PettingZoo SB3 tutorial wrapper (1 env, model plays every seat)",
                             lambda c: tutorial_wrapper(args.game, n, c), tutorial_cfg, args.steps))
         # The SB3 path on single-game envs, as it ran before vec_env: 8 envs, the same
         # rollout size and every other setting of the config.
         single = config_mod.resolve({**config, "vec_env": {"n_envs": 8, "kind": "dummy"},
-                                     "ppo": {**config["ppo"], "n_steps": rollout // 8}})
+                                     "ppo": {**config["ppo"], "n_steps": rollout // 8},
+                                     "torch_threads": 1})
         rows.append(measure(f"CatZoo SB3 path on single-game envs (8 envs dummy, league mix "
                             f"{config['league']['mix']})",
                             lambda c: ours(single, league_dir, c), single, args.steps))
@@ -252,17 +254,24 @@ def main(argv=None) -> int:
         rows.append(measure("CatZoo SB3 path on single-game envs, league snapshots only "
                             "(like-for-like with the tutorial)",
                             lambda c: ours(selfplay, league_dir, c), selfplay, args.steps))
+        if config["torch_threads"] > 1:  # what the single-game envs make of more threads
+            more = config_mod.resolve({**single, "torch_threads": config["torch_threads"]})
+            rows.append(measure(f"CatZoo SB3 path on single-game envs, torch threads "
+                                f"{config['torch_threads']}",
+                                lambda c: ours(more, league_dir, c), more, args.steps))
         if vector.has_core(args.game):
             rows.append(measure(
                 f"MaskablePPO on catzoo.integrations.sb3.vec_env ({config['vec_env']['n_envs']} "
-                f"games x {config['ppo']['n_steps']} steps, the same league mix)",
+                f"games x {config['ppo']['n_steps']} steps, the same league mix, torch threads "
+                f"{config['torch_threads']})",
                 lambda c: ours(config, league_dir, c, batched=True), config, args.steps))
         batched = measure_batched(args.game, n, args.batched_steps, Path(tmp))
         rows.insert(0, batched)
     if args.rllib:
         rows.append(measure_rllib(args.game, n, args.rllib))
     print(f"{args.game}, {n} players, {args.steps} learner steps each for SB3 (network "
-          f"{config['network']['hidden']}, torch threads 1), python {sys.version.split()[0]}")
+          f"{config['network']['hidden']}; torch threads 1 unless said), python "
+          f"{sys.version.split()[0]}")
     print(f"{'setting':<100} {'steps/s':>8} {'steps/CPU-s':>11} {'moves/s':>8} {'moves/CPU-s':>11}")
 
     def cell(value, width):  # "-": not measured (no moves counted, or no CPU time)

@@ -38,29 +38,37 @@ from catzoo import vector
 
 @dataclass
 class Args:
+    # the tables
     game: str = "cat_in_the_box"
     num_players: int = 2
     opponents: str = "random"  # comma-separated policy specs the learner's tables draw from
     reward: str = "standing"  # standing | score
     options: str = ""  # game options, key=value comma-separated (rounds=single)
+    # the run
     seed: int = 1
     total_steps: int = 100_000  # learner decisions
-    num_envs: int = 64
+    num_envs: int = 64  # games stepped together: the sub-envs of vector.single_agent
     num_steps: int = 32  # steps of every sub-env per rollout
+    # the optimizer
     learning_rate: float = 2.5e-4
     anneal_lr: bool = True
-    gamma: float = 1.0
-    gae_lambda: float = 0.95
     num_minibatches: int = 4
     update_epochs: int = 4
-    clip_coef: float = 0.2
+    # the returns (gamma 1: with reward=standing a game's end is its only reward)
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    # the losses (CleanRL's defaults)
+    clip_coef: float = 0.2  # the probability ratio's clip, and the value's
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    # the network: two hidden layers of this width, tanh
     hidden: int = 128
-    eval_games: int = 512
+    # the evaluation against eval_opponent
+    eval_games: int = 512  # games of each evaluation, one per sub-env
     eval_opponent: str = "random"
     eval_seed: int = 41_000_000  # deals no training run uses
+    # this process
     torch_threads: int = 1
     quiet: bool = False
 
