@@ -123,3 +123,21 @@ def assert_batch_is_row_by_row(game: str, batched, alone, num_players: int, envs
     finally:
         vg.close()
     return phases
+
+
+# An arena record's clocks (arena/runner.py): the game's wall time, and per seat its moves'
+# wall and CPU time and its longest move on each. No two runs time alike.
+ARENA_CLOCKS = ("seconds", "think", "think_cpu", "longest", "longest_cpu")
+
+
+def without_clocks(records: list[dict]) -> list[dict]:
+    """The arena's game records without their clocks (``ARENA_CLOCKS``), for comparing runs
+    game for game; checks first that every record has each clock, one per seat where the
+    clock is a seat's, and that none is negative."""
+    for rec in records:
+        for key in ARENA_CLOCKS:
+            assert key in rec, f"game {rec.get('game')}: no {key!r} in {sorted(rec)}"
+            values = [rec[key]] if key == "seconds" else rec[key]
+            assert key == "seconds" or len(values) == len(rec["seats"]), (key, rec)
+            assert all(v >= 0 for v in values), (key, rec)
+    return [{k: v for k, v in rec.items() if k not in ARENA_CLOCKS} for rec in records]

@@ -14,13 +14,13 @@ from catzoo.arena.schedule import game_structure, schedule
 from catzoo.cli.main import main
 from catzoo.games.registry import GAMES
 from catzoo.policies.base import Policy, legal_actions
+from tests.helpers import without_clocks
 
 # Every game at its default player count, and the other shapes of the games with teams or
 # many players (inferring ledges' sides at other counts plays slow physics games).
 CASES = sorted({(g, info.default_players) for g, info in GAMES.items()}
                | {(g, n) for g, n in [("lunar", 2), ("cat_in_the_box", 5), ("catsle_builders", 3)]
                   if g in GAMES})
-TIMING = ("seconds", "think")
 
 
 @pytest.mark.parametrize(("game", "n"), CASES)
@@ -53,22 +53,18 @@ def test_mixed_teams_lets_partners_differ():
     assert any(s.seats[0] != s.seats[2] for s in seatings)
 
 
-def strip(records):
-    return [{k: v for k, v in r.items() if k not in TIMING} for r in records]
-
-
 def test_same_seed_same_results_with_any_number_of_workers():
     args = {"games": 6, "num_players": 3, "seed": 11, "options": {"rounds": "single"}}
     a = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts:iterations=8"], **args)
     b = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts:iterations=8"], workers=2,
                   **args)
-    assert strip(a.records) == strip(b.records)
+    assert without_clocks(a.records) == without_clocks(b.records)
     assert [r["game"] for r in b.records] == list(range(len(b.records)))
     key = ("policy", "rating", "rating_low", "win_rate", "mean_score", "mean_rank")
     assert [[r[k] for k in key] for r in a.summary()] == [[r[k] for k in key] for r in b.summary()]
     c = run_arena("cat_in_the_box", ["random", "heuristic", "ismcts:iterations=8"],
                   **{**args, "seed": 12})
-    assert strip(c.records) != strip(a.records)
+    assert without_clocks(c.records) != without_clocks(a.records)
 
 
 @pytest.mark.parametrize("game", [g for g, info in GAMES.items() if info.heuristic])

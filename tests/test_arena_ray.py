@@ -16,6 +16,7 @@ import pytest
 
 from catzoo.arena import ArenaPolicyError, ArenaSetupError, run_arena
 from catzoo.arena.ray_backend import ray_available
+from tests.helpers import without_clocks
 
 pytestmark = [
     pytest.mark.skipif(not ray_available(),
@@ -25,13 +26,8 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parent.parent
 TAG_VAR = "CATZOO_TEST_RAY"  # set by the ray_cluster fixture (conftest.py)
-TIMING = ("seconds", "think")
 KEY = ("policy", "games", "rating", "rating_low", "rating_high", "win_rate", "mean_score",
        "mean_rank")
-
-
-def strip(records):
-    return [{k: v for k, v in r.items() if k not in TIMING} for r in records]
 
 
 def table(result):
@@ -49,7 +45,7 @@ def test_ray_arena_equals_the_local_one_game_for_game(ray_cluster):
     local = run_arena("cat_in_the_box", LINEUP, workers=1, **ARGS)
     remote = run_arena("cat_in_the_box", LINEUP, backend="ray", **ARGS)
     assert len(local.records) == 8
-    assert strip(remote.records) == strip(local.records)
+    assert without_clocks(remote.records) == without_clocks(local.records)
     assert [r["game"] for r in remote.records] == list(range(8))
     assert table(remote) == table(local)
     assert remote.workers == 2  # the cluster's CPUs
@@ -103,7 +99,7 @@ def test_a_killed_workers_rounds_are_played_again_with_the_same_table(ray_cluste
         killer.join(timeout=10)
     # The task of the killed worker returned its records all the same: Ray ran it again.
     assert killed, "no busy Ray worker was found to kill"
-    assert strip(remote.records) == strip(local.records)
+    assert without_clocks(remote.records) == without_clocks(local.records)
     assert table(remote) == table(local)
 
 
@@ -119,7 +115,7 @@ def test_a_failing_policy_stops_the_ray_arena_with_the_local_report(ray_cluster,
     assert there.value.report == here.value.report
     partial = there.value.partial
     assert 0 < len(partial.records) == there.value.report["game"] < partial.scheduled
-    assert strip(partial.records) == strip(here.value.partial.records)
+    assert without_clocks(partial.records) == without_clocks(here.value.partial.records)
     assert "STOPPED" in partial.table()
 
 
