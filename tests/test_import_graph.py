@@ -24,8 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "policies": {"games", "training"},  # the registry loads checkpoint specs with training's loader
     # arena: Wilson, balanced tables; integrations: the SB3 trainer plays on sb3.vec_env
     "training": {"games", "envs", "policies", "arena", "vector", "integrations"},
-    "arena": {"games", "envs", "policies", "analysis", "training"},  # the oracle report reads
-                                                 # analysis; the leaderboard finds the shipped policies
+    # the oracle report reads analysis; the leaderboard finds the shipped policies in
+    # training; exploit (an exploiter trained by training.ppo against the frozen policy)
+    # probes that policy at the batched engine's tables before it trains
+    "arena": {"games", "envs", "policies", "analysis", "training", "vector"},
     "analysis": {"games", "policies", "training"},  # the heuristic is the oracle's incumbent;
                                                    # the reference builder writes atomically
     "play": {"games", "envs", "policies"},
