@@ -97,9 +97,14 @@ def test_the_arena_takes_numpy_integers_and_writes_json(tmp_path):
     assert '"hand_size": 9' in Path(paths["json"]).read_text()
 
 
-def test_ray_with_no_cluster_at_the_address_is_one_line(capsys):
-    pytest.importorskip("ray")
+def test_ray_with_no_cluster_at_the_address_is_one_line(capsys, monkeypatch):
+    ray = pytest.importorskip("ray")
     from catzoo.cli.main import main
+
+    # The command runs in a process of its own, connected to no Ray; this test process may
+    # hold the Ray tests' instance (conftest.ray_cluster, on the same xdist worker), which
+    # the arena would play on as the caller's own connection.
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
 
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
