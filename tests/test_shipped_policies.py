@@ -5,6 +5,7 @@ options: the arena, play, serve (the table), show and the oracle all refuse the 
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import sys
 import warnings
@@ -65,18 +66,31 @@ def test_seats_get_short_names_and_keep_the_full_spec_for_the_legend():
     assert [s["spec"] for s in view["seats"]][1:] == ["shipped", "heuristic", "shipped:lunar"]
 
 
-def test_play_defaults_to_the_shipped_policy_when_it_fits_the_table(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["play", "lunar", "--seed", "1", "--delay", "0"]) == 1  # input ends at once
-    out = capsys.readouterr().out
-    assert "P1 lunar policy (shipped:lunar)" in out
-    assert main(["play", "lunar", "--players", "2", "--seed", "1", "--delay", "0"]) == 1
-    out = capsys.readouterr().out
-    assert "P1 lunar policy (shipped:lunar)" in out  # the 2-player policy: every count ships
-    # a table the policy does not fit (options it was not trained with): the heuristic
-    assert main(["play", "lunar", "-o", "rounds=single", "--seed", "1", "--delay", "0"]) == 1
-    out = capsys.readouterr().out
-    assert "rounds" in out and "P1 heuristic" in out
+def test_play_seats_best_by_default_and_the_shipped_policy_when_asked(monkeypatch, capsys):
+    def seats(*argv):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        assert main(["play", "lunar", "--seed", "1", "--delay", "0", *argv]) == 1  # input ends
+        return capsys.readouterr().out
+
+    # best by default, its search over the shipped network (pimc's rollouts) where that fits
+    assert "P1 best (best:seconds=1 = pimc:" in seats()
+    assert "P1 best (best:seconds=1 = pimc:" in seats("--players", "2")
+    assert "P1 best (best:seconds=2 = pimc:" in seats("--bot-seconds", "2")
+    # the shipped policy when asked for, the one of the table's count: every count ships
+    assert "P1 lunar policy (shipped)" in seats("--opponent", "shipped")
+    assert "P1 lunar policy (shipped)" in seats("--opponent", "shipped", "--players", "2")
+    # a table the network does not fit (options it was not trained with): best searches
+    # without it
+    out = seats("-o", "rounds=single")
+    assert "P1 best (best:seconds=1 = ismcts:" in out and "pimc" not in out
+    # where best cannot sit at all (installed without its best.json files): the heuristic,
+    # saying why
+    from catzoo.policies import best
+
+    monkeypatch.setattr(best, "shipped_root", lambda: None)
+    out = seats()
+    assert "best cannot sit here" in out and "checkpoints package" in out
+    assert "P1 heuristic" in out
 
 
 # --- one place decides: a checkpoint under game options it was not trained for --------
@@ -224,11 +238,14 @@ def test_a_count_not_shipped_is_refused_naming_the_counts_that_are(ship, monkeyp
     # another game's policy is refused for its game, whatever the count
     with pytest.raises(CheckpointError, match="is for game 'cat_in_the_box', not 'lunar'"):
         load_policy("shipped:cat_in_the_box", game="lunar", num_players=4)
-    # the terminal table seats the heuristic instead, and says why
+    # the terminal table refuses it when asked for, saying why; by default best sits there,
+    # searching without a network
+    table = ["play", "cat_in_the_box", "--players", "5", "--seed", "1", "--delay", "0"]
+    assert main([*table, "--opponent", "shipped"]) == 2
+    assert re.search(message, capsys.readouterr().err)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["play", "cat_in_the_box", "--players", "5", "--seed", "1", "--delay", "0"]) == 1
-    out = capsys.readouterr().out
-    assert "ships no cat_in_the_box policy for 5 players" in out and "P1 heuristic" in out
+    assert main(table) == 1  # the input ends at once
+    assert "P1 best (best:seconds=1 = ismcts:" in capsys.readouterr().out
 
 
 def test_a_policy_json_that_disagrees_with_its_folder_is_refused(ship, caplog):
