@@ -109,7 +109,7 @@ def test_every_bot_the_server_seats_has_a_bounded_move_time():
 
 
 class FakeClock:
-    """perf_counter advancing one second at each reading."""
+    """A clock advancing one second at each reading."""
 
     def __init__(self):
         self.now = 0.0
@@ -122,9 +122,6 @@ class FakeClock:
 def test_ismcts_stops_a_playout_at_its_deadline(monkeypatch):
     """A ledges playout simulates a whole game (one move of 200 iterations took 268 s):
     with ``seconds`` the playout itself stops at the deadline."""
-    from catzoo.policies.search import ismcts
-
-    monkeypatch.setattr(ismcts.time, "perf_counter", FakeClock())
     state = LedgesState.new(num_players=2, seed=3)
     steps = []
     real = LedgesState.apply_unchecked
@@ -135,6 +132,7 @@ def test_ismcts_stops_a_playout_at_its_deadline(monkeypatch):
 
     monkeypatch.setattr(LedgesState, "apply_unchecked", counted)
     bot = ISMCTSPolicy(seed=1, iterations=200, seconds=3)
+    bot.clock = FakeClock()  # its budget's clock (policies/search/budget.py)
     legal = state.legal_actions()
     assert bot.search(state, 0, legal) in legal
     assert bot.last_iterations == 1
