@@ -130,3 +130,42 @@ def test_one_candidate_per_redeal_is_a_uniform_redeal(candidates):
                                                                 candidates=candidates))
     b = determinizations(state, me, random.Random(2), 4)
     assert [d.counts for d in a] == [d.counts for d in b]
+
+
+@pytest.mark.parametrize("bot", ["pimc:determinizations=4,redeal=weighted,candidates=3",
+                                 "ismcts:iterations=24,redeal=weighted,candidates=2"])
+def test_the_search_bots_play_whole_games_on_weighted_redeals(bot, monkeypatch):
+    from catzoo.policies import match
+    from catzoo.policies.registry import make_policy
+    from catzoo.policies.search import determinize as module
+
+    weighed = []
+    real = module.redeal_weights
+    monkeypatch.setattr(module, "redeal_weights",
+                        lambda dets, *a: weighed.append(len(dets)) or real(dets, *a))
+    seated = [make_policy(bot, "cat_in_the_box", 3, seed=1),
+              make_policy("random", "cat_in_the_box", 3, seed=2),
+              make_policy("random", "cat_in_the_box", 3, seed=3)]
+    steps = []
+    match.play_match("cat_in_the_box", seated, seed=11,
+                     on_step=lambda state, player, action: steps.append(
+                         state.is_legal(action) if hasattr(state, "is_legal")
+                         else action in state.legal_actions()))
+    assert steps and all(steps)
+    candidates = 3 if bot.startswith("pimc") else 2
+    assert weighed and all(n % candidates == 0 for n in weighed)
+
+
+@pytest.mark.parametrize("bot", ["pimc", "ismcts"])
+def test_weighted_redeals_need_a_network(bot):
+    from catzoo.policies.registry import make_policy
+    from catzoo.policies.search.options import SearchOptionError
+
+    state, player = opening_lead()
+    policy = make_policy(f"{bot}:redeal=weighted,redeal_policy=heuristic", "cat_in_the_box", 3,
+                         seed=1)
+    with pytest.raises(SearchOptionError, match="redeal_policy='heuristic' is not a network"):
+        policy.act({"observation": state.observation(player), "action_mask": state.legal_mask()},
+                   state=state, player=player)
+    with pytest.raises(ValueError, match="redeal='sometimes' must be uniform or weighted"):
+        make_policy(f"{bot}:redeal=sometimes", "cat_in_the_box", 3, seed=1)

@@ -27,6 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from catzoo.policies.search.inner import InnerPolicy
+from catzoo.policies.search.options import SearchOptionError
+
 
 def determinize(state, player: int, rng: random.Random):
     """``state.resample(player, rng)`` given a fresh generator drawn from ``rng``: a clone
@@ -48,6 +51,40 @@ class Redeal:
     epsilon: float = 0.05
 
 
+# The options every search bot takes for its re-deals (pimc, ismcts), checked by
+# ``check_options``: ``redeal=weighted`` weighs them by ``redeal_policy`` (a network's name or
+# checkpoint path; default the shipped network for the table), ``candidates`` per re-deal kept.
+REDEAL_OPTIONS = {
+    "redeal": (str, "uniform", lambda v: v in ("uniform", "weighted"), "uniform or weighted"),
+    "candidates": (int, 4, lambda v: v >= 2, "at least 2"),
+    "redeal_policy": (str, "shipped", lambda v: bool(v) and v.partition(":")[0] not in
+                      ("ismcts", "pimc", "best", "sparta"), "a network (not a search bot)"),
+}
+
+
+class Redealer:
+    """A bot's re-deal options (``REDEAL_OPTIONS``, checked) turned into the ``Redeal`` for
+    each state it searches: None for uniform re-deals, else its network loaded for the
+    state's table (``InnerPolicy``)."""
+
+    def __init__(self, bot: str, opts: dict, seed: int | None):
+        self.bot, self.candidates = bot, opts["candidates"]
+        self.policy = (InnerPolicy(f"{bot}: its redeal_policy", opts["redeal_policy"], seed)
+                       if opts["redeal"] == "weighted" else None)
+
+    def for_state(self, state) -> Redeal | None:
+        if self.policy is None:
+            return None
+        net = self.policy.for_state(state)
+        if not hasattr(net, "action_probabilities"):
+            raise SearchOptionError(f"{self.bot}: redeal_policy={self.policy.spec!r} is not a "
+                                    "network (it has no action probabilities)")
+        if not hasattr(type(state), "core_module"):
+            raise SearchOptionError(f"{self.bot}: redeal=weighted replays the play on a "
+                                    f"compiled core; {state.game_name} has none")
+        return Redeal(net, candidates=self.candidates)
+
+
 def determinizations(state, player: int, rng: random.Random, count: int,
                      redeal: Redeal | None = None) -> list:
     """``count`` determinizations of ``state`` from ``player``'s view: uniform
@@ -63,30 +100,52 @@ def determinizations(state, player: int, rng: random.Random, count: int,
     return [pool[min(i, len(pool) - 1)].clone() for i in picks]
 
 
-def observed_moves(det, player: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
-    """The moves the players other than ``player`` made since the round's deal, each as
-    (the mover's observation, its legal mask, the move) in ``det``'s re-deal: its game
-    replayed on the compiled core from its chance record and action log."""
-    from catzoo.games.base import bits_to_mask
+def _replay(det):
+    """A compiled core dealt as ``det``'s game was (its chance record), at its start."""
     from catzoo.games.compiled import core_config
 
     module = type(det).core_module
-    core = module.Core.new(core_config(module, det.options), 0, det.chance)
-    dealt = int(module.CoreEvent.DEALT)
-    moves: list[tuple[np.ndarray, np.ndarray, int]] = []
-    for action in det.history:
-        mover = core.current_player
-        if mover != player:
-            moves.append((core.observe(mover), bits_to_mask(core.legal, det.num_actions), action))
+    return module.Core.new(core_config(module, det.options), 0, det.chance), int(
+        module.CoreEvent.DEALT)
+
+
+def round_start(det) -> int:
+    """How many of ``det``'s actions came before its round's deal: the moves after it are
+    the ones a re-deal of that round can make more or less likely. (The same for every
+    re-deal of one position: the deals' times are public.)"""
+    core, dealt = _replay(det)
+    start = 0
+    for i, action in enumerate(det.history):
         if core.apply(action) & dealt:
-            moves = []  # the re-deal is of the newest round: earlier rounds' moves are known
+            start = i + 1
+    return start
+
+
+def observed_moves(det, player: int, start: int | None = None
+                   ) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The moves the players other than ``player`` made since the round's deal (the
+    actions from ``start`` on, ``round_start`` when not given), each as (the mover's
+    observation, its legal mask, the move) in ``det``'s re-deal: its game replayed on the
+    compiled core from its chance record and action log."""
+    from catzoo.games.base import bits_to_mask
+
+    if start is None:
+        start = round_start(det)
+    core, _ = _replay(det)
+    moves: list[tuple[np.ndarray, np.ndarray, int]] = []
+    for i, action in enumerate(det.history):
+        mover = core.current_player
+        if i >= start and mover != player:
+            moves.append((core.observe(mover), bits_to_mask(core.legal, det.num_actions), action))
+        core.apply(action)
     return moves
 
 
 def redeal_weights(dets: list, player: int, redeal: Redeal) -> np.ndarray:
     """Each re-deal's likelihood of the others' moves since the deal (``Redeal``), scaled so
     that the largest is 1."""
-    per_det = [observed_moves(det, player) for det in dets]
+    start = round_start(dets[0]) if dets else 0
+    per_det = [observed_moves(det, player, start) for det in dets]
     rows = [m for moves in per_det for m in moves]
     if not rows:
         return np.ones(len(dets))

@@ -41,6 +41,11 @@ whole game (about 1.3 s), so a move of 200 iterations took minutes there; with
 determinization (the web server offers ``ismcts`` with such a budget). The clock is the
 process's (``catzoo.policies.search.budget``: wall time at the tables, the thread's CPU
 time in the arena), or the bot's ``clock`` when one is set.
+
+``redeal=weighted`` draws the determinizations weighted by how likely the other players'
+moves since the deal were under ``redeal_policy`` (default ``shipped``), from ``candidates``
+(default 4) times as many uniform ones, 32 at a time (``catzoo.policies.search.determinize``);
+the default ``uniform`` draws one per iteration.
 """
 
 from __future__ import annotations
@@ -51,7 +56,12 @@ import random
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.budget import Budget
-from catzoo.policies.search.determinize import determinize
+from catzoo.policies.search.determinize import (
+    REDEAL_OPTIONS,
+    Redealer,
+    determinizations,
+    determinize,
+)
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 
@@ -64,7 +74,11 @@ OPTIONS = {
     "rollout_depth": (int, None, lambda v: v >= 1, "at least 1"),
     "prior": (str, None, lambda v: bool(v) and v.partition(":")[0] not in ("ismcts", "pimc"),
               "a network's name or checkpoint path (not a search bot)"),
+    **REDEAL_OPTIONS,
 }
+# Weighted re-deals are drawn this many at a time (their network weighs a chunk's
+# candidates in one forward pass); uniform ones one per iteration, as always.
+REDEAL_CHUNK = 32
 
 # A child's statistics: [visits, total return of the player who chose it, availability].
 VISITS, TOTAL, AVAIL = 0, 1, 2
@@ -85,6 +99,7 @@ class ISMCTSPolicy(Policy):
         self.prior = (None if opts["prior"] is None
                       else InnerPolicy("ismcts: its prior policy", opts["prior"], seed))
         self._net = None  # the prior's policy for the table of the current search
+        self.redealer = Redealer("ismcts", opts, seed)
         self.last_iterations = 0  # of the last search, for benchmarks and curious users
         self.clock = None  # the budget's clock: None for the process's (budget.py)
 
@@ -112,13 +127,23 @@ class ISMCTSPolicy(Policy):
                                         "(it has no action probabilities)")
             root[PRIOR] = self._probabilities(state.observation(player), state.legal_mask())
         table: dict[tuple, dict] = {}
+        redeal = self.redealer.for_state(state)
+        pool: list = []
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if done and budget.over():
                 break
-            self._iterate(determinize(state, player, rng), root, table, rng, budget)
+            if redeal is None:
+                det = determinize(state, player, rng)
+            else:
+                if not pool:
+                    size = REDEAL_CHUNK if self.iterations is None else min(
+                        REDEAL_CHUNK, self.iterations - done)
+                    pool = determinizations(state, player, rng, size, redeal)[::-1]
+                det = pool.pop()
+            self._iterate(det, root, table, rng, budget)
             done += 1
         self.last_iterations = done
         # The most visited legal move; equal visits go to the better mean, then the order

@@ -43,7 +43,10 @@ only its observation (a network, a heuristic, random; not a search bot) (default
 ``shipped``: the shipped network for the table's player count); ``determinizations`` per
 move (default 8); ``horizon`` ``deal`` or ``end`` (play every rollout to the game's end);
 ``playouts`` random playouts per rollout and per move copy (default 0: none, the
-values above); ``mix`` the network's weight beside them (default 0.5).
+values above); ``mix`` the network's weight beside them (default 0.5); ``redeal``
+``uniform`` (default) or ``weighted``: re-deals weighted by how likely the other players'
+moves since the deal were under ``redeal_policy`` (default ``shipped``), drawn from
+``candidates`` (default 4) times as many (``catzoo.policies.search.determinize``).
 
 ``seconds=S`` makes the search anytime: re-deals are valued in chunks (2, then doubling up
 to 32, each chunk's rollouts stepped together) until the budget is spent, a chunk started
@@ -61,6 +64,7 @@ import random
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.budget import Budget
+from catzoo.policies.search.determinize import REDEAL_OPTIONS, Redealer
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 from catzoo.policies.search.rollouts import Search, move_values
@@ -74,6 +78,7 @@ OPTIONS = {
     "mix": (float, 0.5, lambda v: 0 <= v <= 1, "between 0 and 1"),
     "seconds": (float, None, lambda v: v > 0, "positive"),
     "threshold": (float, 0.0, lambda v: v >= 0, "at least 0"),
+    **REDEAL_OPTIONS,
 }
 # With a time budget: the first chunk of re-deals, the largest, and the most re-deals when
 # no ``determinizations`` caps them (a bound on memory, far past any budget's reach).
@@ -101,6 +106,7 @@ class PIMCPolicy(Policy):
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = InnerPolicy(f"{bot}: its rollout policy", self.spec, seed)
+        self.redealer = Redealer(bot, opts, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -157,7 +163,8 @@ class PIMCPolicy(Policy):
 
     def _chunk(self, state, player: int, legal: list[int], rollout: Policy,
                determinizations: int) -> dict[int, float]:
-        return move_values([Search(state, player, legal, self.rng)], rollout,
+        return move_values([Search(state, player, legal, self.rng,
+                                   self.redealer.for_state(state))], rollout,
                            determinizations=determinizations, horizon=self.horizon,
                            playouts=self.playouts, mix=self.mix)[0]
 

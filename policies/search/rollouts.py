@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from catzoo.games.base import TERMINAL
-from catzoo.policies.search.determinize import determinize
+from catzoo.policies.search.determinize import Redeal, determinizations
 from catzoo.policies.search.planner import margin_of, score_margin
 
 
@@ -46,6 +46,7 @@ class Search:
     player: int
     legal: list[int]
     rng: random.Random
+    redeal: Redeal | None = None  # weighted re-deals (determinize.py), None for uniform
 
 
 @dataclass
@@ -82,19 +83,19 @@ def move_values(searches: list[Search], rollout, *, determinizations: int, horiz
     return out
 
 
-def _redeal(searches: list[Search], determinizations: int, playouts: int):
+def _redeal(searches: list[Search], count: int, playouts: int):
     """The re-deals of every search and the copies made of them, drawing from each search's
     generator in the bot's order: its re-deals first, then one generator for its playouts'
     seeds (so the re-deals do not depend on ``playouts``)."""
     dets, copies = [], _Copies([], [], [], [])
     for k, s in enumerate(searches):
         first = len(dets)
-        dets += [determinize(s.state, s.player, s.rng) for _ in range(determinizations)]
+        dets += determinizations(s.state, s.player, s.rng, count, s.redeal)
         if playouts:
             gen = random.Random(s.rng.getrandbits(64))
             seeds = [[gen.getrandbits(64) for _ in range(playouts)]
-                     for _ in range(determinizations)]
-        for d in range(determinizations):
+                     for _ in range(count)]
+        for d in range(count):
             for a in s.legal:
                 copies.search.append(k)
                 copies.move.append(a)
