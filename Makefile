@@ -18,11 +18,17 @@ $(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.p
 	touch $(STAMP)
 
 # The whole story in a few minutes on 2 cores: a short run of the batched self-play trainer
-# on Cat in the Box (4 players, 3 million decisions: about 2 minutes), then an arena
-# between the fresh policy, the shipped one and the bots (table with ratings printed;
-# JSON, CSV and plot written beside the run).
+# on Cat in the Box (4 players), then an arena between the fresh policy, the shipped one
+# and the bots (table with ratings printed; JSON, CSV and plot written beside the run).
+# The run first clones the heuristic (2,000 games, about 88% of its held-out moves), then
+# PPO improves on it for 3 million decisions: from random weights the same decisions finish
+# behind the heuristic. One vector and one torch thread: the second torch thread costs
+# several times the CPU as soon as another process holds a core, and the arena's two
+# workers run after training anyway.
 run: $(STAMP)
 	$(BIN)/catzoo train --config configs/cat_in_the_box.yaml --steps 3000000 \
+		--set imitation.games=2000 --set imitation.epochs=8 --set imitation.batch_size=1024 \
+		--set imitation.learning_rate=0.002 --set vector.threads=1 --set torch_threads=1 \
 		--set eval.interval=1500000 --set checkpoint_interval=1500000 --run-dir $(DEMO)
 	$(BIN)/catzoo arena cat_in_the_box --policy $(DEMO)/policy \
 		--policy shipped:cat_in_the_box --policy heuristic --policy random \
