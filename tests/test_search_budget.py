@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from catzoo.policies.registry import make_policy
-from catzoo.policies.search import budget, ismcts, planner, rollouts, threads
+from catzoo.policies.search import budget, determinize, ismcts, planner, threads
 from catzoo.policies.search.pimc import FIRST_CHUNK
 from tests.test_ismcts import mid_game_states, obs_of
 
@@ -53,7 +53,7 @@ def test_pimc_values_redeals_in_chunks_until_the_budget_is_spent(monkeypatch, co
     after the time per re-deal is known is cut to fit), and the first chunk (2 re-deals)
     even when one alone overruns: over by at most that one chunk."""
     clock = SlowClock(cost)
-    slowed(monkeypatch, rollouts, "determinize", clock)
+    slowed(monkeypatch, determinize, "determinize", clock)  # pimc's re-deals
     bot = make_policy("pimc:seconds=1,policy=heuristic", "cat_in_the_box", 4, seed=3)
     spent = move_time(bot, a_position(), clock)
     assert bot.last_determinizations == done
@@ -63,7 +63,7 @@ def test_pimc_values_redeals_in_chunks_until_the_budget_is_spent(monkeypatch, co
 
 def test_pimc_determinizations_cap_a_budget_and_no_budget_is_exact(monkeypatch):
     clock = SlowClock(0.001)
-    slowed(monkeypatch, rollouts, "determinize", clock)
+    slowed(monkeypatch, determinize, "determinize", clock)  # pimc's re-deals
     capped = make_policy("pimc:seconds=10,determinizations=5,policy=heuristic",
                          "cat_in_the_box", 4, seed=3)
     move_time(capped, a_position(), clock)
@@ -94,7 +94,7 @@ def test_the_planner_finishes_whole_samples_within_one_simulation_of_its_budget(
 
 def test_best_holds_its_budget_on_the_bot_clock(monkeypatch):
     clock = SlowClock(0.04)
-    slowed(monkeypatch, rollouts, "determinize", clock)
+    slowed(monkeypatch, determinize, "determinize", clock)  # pimc's re-deals
     bot = make_policy("best:seconds=0.5", "cat_in_the_box", 4, seed=3)
     assert bot.spec == "pimc:seconds=0.5"
     spent = move_time(bot, a_position(), clock)
