@@ -85,6 +85,21 @@ cdef int check_or_none(int value, int limit, str what) except -2:
     return -1 if value == -1 else check(value, limit, what)
 
 
+cdef tuple pinned_hands(outcome, int n, int hand, int index, str rest):
+    """A pinned deal's shape, ``(hands, rest)`` with ``n`` hands of ``hand`` cards, as
+    lists (its cards are the core's to check); ValueError naming the deal otherwise."""
+    try:
+        hands, other = outcome
+        hands, other = [list(cards) for cards in hands], list(other)
+    except (TypeError, ValueError):
+        raise ValueError(f"{_GAME}: pinned deal {index} must be (hands, {rest}), got "
+                         f"{outcome!r}") from None
+    if len(hands) != n or any(len(cards) != hand for cards in hands):
+        raise ValueError(f"{_GAME}: pinned deal {index} must hold {n} hands of {hand} cards, "
+                         f"got sizes {[len(cards) for cards in hands]}")
+    return hands, other
+
+
 cdef object _empty = _np.empty
 cdef object _FLOAT32 = _np.dtype(_np.float32)
 cdef object _INT8 = _np.dtype(_np.int8)

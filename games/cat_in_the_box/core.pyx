@@ -1039,15 +1039,7 @@ cdef list _checked_deal(const Config* c, int index, outcome):
     deck's composition too) are log_check.py's, which ``CompiledState.new`` applies first;
     this guards the C arrays (sizes and card ranges) for any other caller."""
     cdef int n = c.num_players, h = c.hand_size
-    try:
-        hands, leftover = outcome
-        hands, leftover = [list(hand) for hand in hands], list(leftover)
-    except (TypeError, ValueError):
-        raise ValueError(f"cat_in_the_box: pinned deal {index} must be (hands, leftover), "
-                         f"got {outcome!r}") from None
-    if len(hands) != n or any(len(hand) != h for hand in hands):
-        raise ValueError(f"cat_in_the_box: pinned deal {index} must hold {n} hands of {h} "
-                         f"cards, got sizes {[len(hand) for hand in hands]}")
+    hands, leftover = pinned_hands(outcome, n, h, index, "leftover")
     if len(leftover) != c.deck_size - n * h:
         raise ValueError(f"cat_in_the_box: pinned deal {index} must leave "
                          f"{c.deck_size - n * h} cards over, got {len(leftover)}")

@@ -634,16 +634,7 @@ cdef bytes pack_chance(const Config* c, pinned):
     words = array.array("Q", [_check_int(pinned[0], n, "the pinned first player")])
     deck = list(range(c.deck_size))
     for r in range(len(pinned) - 1):
-        outcome = pinned[1 + r]
-        try:
-            hands, undealt = outcome
-            hands, undealt = [list(hand) for hand in hands], list(undealt)
-        except (TypeError, ValueError):
-            raise ValueError(f"catsle_builders: pinned deal {r + 1} must be (hands, "
-                             f"undealt), got {outcome!r}") from None
-        if len(hands) != n or any(len(hand) != c.hand for hand in hands):
-            raise ValueError(f"catsle_builders: pinned deal {r + 1} must give {n} hands of "
-                             f"{c.hand} cards, got sizes {[len(h) for h in hands]}")
+        hands, undealt = pinned_hands(pinned[1 + r], n, c.hand, r + 1, "undealt")
         cards = [_check_int(k, c.deck_size, f"pinned deal {r + 1}: card")
                  for k in [k for hand in hands for k in hand] + undealt]
         if sorted(cards) != deck:
