@@ -126,6 +126,25 @@ def test_a_short_expert_iteration_run_writes_a_policy_that_plays_legal_moves(gam
         state.apply(a)
 
 
+def test_a_cpu_budget_stops_the_run_at_the_end_of_an_iteration(tmp_path, monkeypatch):
+    from catzoo.training import run_dir
+
+    spent = iter(range(0, 10**6, 10))  # each reading of the process's CPU clock: 10 s later
+    monkeypatch.setattr(run_dir, "cpu_seconds", lambda: float(next(spent)))
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             [*TINY, "total_steps=100000", "ppo.enabled=false",
+                              "cpu_budget=55"])
+    lines: list[str] = []
+    path = ppo.train(config, tmp_path / "run", progress=False, log=lines.append)
+    policy = load_policy(path)
+    assert 0 < policy.meta["steps"] < 100000
+    assert any("cpu_budget: " in line and "stopping" in line for line in lines)
+    steps = [int(r["step"]) for r in rows(tmp_path / "run" / "logs" / "train.csv")]
+    assert steps[-1] == policy.meta["steps"]  # stopped after a whole iteration
+    with pytest.raises(config_mod.ConfigError, match="cpu_budget"):
+        config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", [*TINY, "cpu_budget=-1"])
+
+
 def test_expert_iteration_beside_ppo_in_standing_units_and_its_errors():
     config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
                              [*TINY, "expert.value_coef=0.5", "ppo.zero_sum=false",

@@ -68,6 +68,9 @@ PPO_DEFAULTS: dict[str, Any] = {
     "teams": [],  # empty: the game's own partnerships (GameState.teams)
     "seed": 0,
     "total_steps": 10_000_000,  # learner decisions
+    # The run's CPU seconds (its start network's included, as policy.json counts them) after
+    # which it stops at the end of an iteration, before total_steps; 0: no budget.
+    "cpu_budget": 0,
     "torch_threads": 2,
     "vector": {"num_envs": 1024, "threads": 2},  # catzoo.vector: games stepped at once
     # critic: "separate" (its own MLP, as CleanRL's) or "shared" (heads on one trunk)
@@ -171,7 +174,7 @@ DEFAULTS: dict[str, Any] = {
 
 TRAINERS = {"ppo": PPO_DEFAULTS, "sb3": DEFAULTS}
 # What `catzoo train --resume DIR --set ...` may change in a run being resumed.
-RESUMABLE = ("total_steps", "eval.", "checkpoint_interval", "vec_env.", "vector.",
+RESUMABLE = ("total_steps", "cpu_budget", "eval.", "checkpoint_interval", "vec_env.", "vector.",
              "expert.ray", "expert.threads")
 
 VEC_KINDS = ("dummy", "subproc")
@@ -311,6 +314,7 @@ MAX_SEED = 2**31 - 1  # seeds + 7919 * session + env rank stay under numpy's 2**
 RANGES: dict[str, tuple[float, float, bool]] = {
     "seed": (0, MAX_SEED, False),
     "total_steps": (1, 10**12, False),
+    "cpu_budget": (0, 10**9, False),
     "torch_threads": (1, 256, False),
     "checkpoint_interval": (1, 10**12, False),
     "vec_env.n_envs": (1, 1024, False),

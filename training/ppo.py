@@ -366,7 +366,7 @@ class Trainer:
         bar = tqdm(total=cfg["total_steps"], initial=self.step, disable=not self.progress,
                    unit="step", unit_scale=True, dynamic_ncols=True, desc=cfg["game"])
         try:
-            while self.step < cfg["total_steps"]:
+            while self.step < cfg["total_steps"] and not self.over_budget():
                 t0 = time.perf_counter()
                 if ppo["anneal_lr"]:
                     self.opt.param_groups[0]["lr"] = (
@@ -403,6 +403,15 @@ class Trainer:
                 self.expert.close()
         self.log(f"policy written to {path}")
         return path
+
+    def over_budget(self) -> bool:
+        """The run has spent ``cpu_budget`` CPU seconds (its start network's included)."""
+        budget = self.cfg.get("cpu_budget", 0)
+        if budget and self.run_dir.cpu_used() >= budget:
+            self.log(f"cpu_budget: {self.run_dir.cpu_used():.0f} of {budget} CPU-s spent at "
+                     f"step {self.step}; stopping")
+            return True
+        return False
 
     # --- set-up ---------------------------------------------------------------------------------
     def setup(self, ckpt: Path | None) -> None:
