@@ -8,7 +8,10 @@ AEC env's games seed for seed at every player count, with the aiming features on
 * the aiming features evaluate each toy spot once and give each toy its icon's bonus
   (features.bat_outcomes with ``rows``): the same arrays as one start per toy;
 * the cat phase finds each platform's spot once, as it begins (state._cat_spots): what
-  a fresh search finds in every cat phase of seeded games.
+  a fresh search finds in every cat phase of seeded games;
+* one quaternion's rotation is computed in Python floats (geometry._rotation_of_one): the
+  bits of the array code, for unit and other quaternions, and the array code's answer
+  where the norm is 0 or not finite.
 """
 
 from __future__ import annotations
@@ -63,6 +66,33 @@ def played_states(players: int, seed: int, moves: int = 90):
         obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
         state.apply(int(rng.choice(legal)) if rng.random() < 0.1
                     else int(bots[p].act(obs, state=state, player=p)))
+
+
+def array_rotations(quats) -> np.ndarray:
+    """geometry.rotations as it was before its one-quaternion path: the array code."""
+    q = np.asarray(quats, dtype=np.float64).reshape(-1, 4)
+    q = q / np.linalg.norm(q, axis=1, keepdims=True)
+    w, x, y, z = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], 1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], 1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], 1)], 1)
+
+
+def test_one_quaternions_rotation_has_the_bits_of_the_array_code():
+    rng = np.random.default_rng(5)
+    quats = rng.normal(size=(20_000, 4)) * rng.uniform(0.3, 3.0, size=(20_000, 1))
+    quats[::2] /= np.linalg.norm(quats[::2], axis=1, keepdims=True)  # unit ones, as poses hold
+    quats[1::7, 1:] = 0.0  # pure turns about nothing: the identity
+    for q in quats:
+        for shape in ((4,), (1, 4)):
+            one = G.rotations(q.reshape(shape))
+            assert one.shape == (1, 3, 3)
+            assert np.array_equal(one, array_rotations(q))
+    assert np.array_equal(G.rotations(quats[:5]), array_rotations(quats[:5]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for bad in ([0.0, 0.0, 0.0, 0.0], [np.inf, 0.0, 0.0, 0.0], [np.nan, 0.0, 0.0, 1.0]):
+            assert np.array_equal(G.rotations(np.array(bad)), array_rotations(bad), equal_nan=True)
 
 
 def test_one_start_per_toy_spot_gives_the_features_of_one_start_per_toy():

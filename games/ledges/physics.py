@@ -276,6 +276,12 @@ def simulate(
         _step(model, data, steps, frames, 0)
         done = steps
     else:
+        # Views of the data's buffers (MuJoCo steps them in place) and the loop's constants,
+        # taken once: the checks between chunks compute what they did, from the same values.
+        qpos_all, vel, awake = data.qpos.reshape(n, 7), data.qvel.reshape(n, 6), data.tree_awake
+        cos_tilt, speed2, spin2 = np.cos(fall_tilt), REST_SPEED ** 2, REST_SPIN ** 2
+        if tower is not None:
+            prefix = bool((tower == np.arange(len(tower))).all())  # the engine's: rows 0..k-1
         while done < steps:
             k = min(CHUNK, steps - done)
             _step(model, data, k, frames, done)
@@ -283,9 +289,8 @@ def simulate(
             if data.ntree_awake == 0:
                 break
             if done >= rest_after:
-                vel = data.qvel.reshape(n, 6)
-                slow = (vel[:, :3] ** 2).sum(1).max() < REST_SPEED ** 2
-                if slow and (vel[:, 3:] ** 2).sum(1).max() < REST_SPIN ** 2:
+                slow = (vel[:, :3] ** 2).sum(1).max() < speed2
+                if slow and (vel[:, 3:] ** 2).sum(1).max() < spin2:
                     calm += 1
                     if calm >= REST_CHUNKS:
                         break
@@ -295,13 +300,12 @@ def simulate(
                 if done - fell_at >= grace:
                     break
                 continue
-            awake = data.tree_awake
             if tower is not None and awake[tower_trees].any():
-                now = data.qpos.reshape(n, 7)[tower]
+                now = qpos_all[:len(tower)] if prefix else qpos_all[tower]
                 step = now[:, :3] - ref_pos
                 moved = np.sqrt(np.add.reduce(step * step, axis=1))  # np.linalg.norm's sum
                 cos = (_z_axes(now[:, 3:]) * ref_axis).sum(1)
-                if (moved > fall_move).any() or (cos < np.cos(fall_tilt)).any():
+                if (moved > fall_move).any() or (cos < cos_tilt).any():
                     fell, fell_at = True, done
                     continue
             if loose is not None and data.ntree_awake <= len(loose):
@@ -333,7 +337,11 @@ def _kinds_info(kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 def _z_axes(quats: np.ndarray) -> np.ndarray:
     """The local z axis (third column of the rotation) of quaternions (k, 4)."""
     w, x, y, z = quats[:, 0], quats[:, 1], quats[:, 2], quats[:, 3]
-    return np.column_stack([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])
+    out = np.empty((len(quats), 3))
+    out[:, 0] = 2 * (x * z + w * y)
+    out[:, 1] = 2 * (y * z - w * x)
+    out[:, 2] = 1 - 2 * (x * x + y * y)
+    return out
 
 
 # --- dexterity: the noise of hands and paw stick -------------------------------------------------
