@@ -362,7 +362,7 @@ RANGES: dict[str, tuple[float, float, bool]] = {
 SB3_ONLY = ("vec_env.n_envs", "ppo.n_steps", "ppo.batch_size",
             "league.partner_refresh_interval")
 PPO_ONLY = ("vector.", "ppo.rollout_steps", "ppo.num_minibatches", "league.active",
-            "league.self_play", "ppo.reward_scale", "expert.")
+            "league.self_play", "ppo.reward_scale", "expert.", "cpu_budget")
 TRAINER_RANGES = {
     "sb3": [k for k in RANGES if not k.startswith(PPO_ONLY)],
     "ppo": [k for k in RANGES if not k.startswith(SB3_ONLY)],
