@@ -406,10 +406,10 @@ class Trainer:
 
     def over_budget(self) -> bool:
         """The run has spent ``cpu_budget`` CPU seconds (its start network's included)."""
-        budget = self.cfg.get("cpu_budget", 0)
-        if budget and self.run_dir.cpu_used() >= budget:
-            self.log(f"cpu_budget: {self.run_dir.cpu_used():.0f} of {budget} CPU-s spent at "
-                     f"step {self.step}; stopping")
+        budget = self.cfg.get("cpu_budget", 0)  # runs made before the key have none
+        spent = self.run_dir.cpu_used() if budget else 0.0
+        if budget and spent >= budget:
+            self.log(f"cpu_budget: {spent:.0f} of {budget} CPU-s spent at step {self.step}; stopping")
             return True
         return False
 
