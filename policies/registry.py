@@ -58,7 +58,7 @@ SPEC_HELP = ("best (the strongest bot measured for the game and player count, th
              "ismcts[:iterations=N,c=X,seconds=S,rollout_depth=D,prior=NET], "
              "pimc[:policy=P,determinizations=N,horizon=deal|end,playouts=M,mix=W,seconds=S,"
              "threshold=T], sparta[:...as pimc] (cooperative: search over the shipped "
-             "policy), planner[:candidates=N,samples=N,depth=N,seconds=S], shipped (the "
+             "policy), planner[:candidates=N,samples=N,depth=N,seconds=S,guide=BOT], shipped (the "
              "policy shipped for the game at the table's player count; shipped:GAME or "
              "shipped:GAME:Np names one), or a checkpoint directory")
 

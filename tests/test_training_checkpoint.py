@@ -208,8 +208,9 @@ def test_shipped_checkpoints_load_and_play_legal_moves(name):
     meta = policy.meta
     assert f"{meta['num_players']}p" == count  # the folder names the count it holds
     # Trained in at most 30 CPU-minutes (issue 23), or 60 with expert iteration, its search
-    # labels and the network it started from included (issue 40).
-    budget = 60 if "expert" in meta else 30
+    # labels and the network it started from included (issue 40), and 60 for Ledges, whose
+    # experience is MuJoCo's (issue 42).
+    budget = 60 if "expert" in meta or game == "ledges" else 30
     assert meta["cpu_seconds"] <= budget * 60
     result = play_match(game, [policy] * meta["num_players"], seed=2, **meta["env_options"])
     assert result.agent_steps > 0

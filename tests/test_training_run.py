@@ -105,6 +105,17 @@ def test_command_line_errors_are_one_line_messages(argv, message, capsys):
     assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
+def test_a_float_written_without_a_dot_is_read_as_the_number_it_is():
+    # PyYAML reads 5e-5 as a string (YAML 1.1 wants 5.0e-5); a float key takes it as 5e-5
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             ["ppo.learning_rate=5e-5", "ppo.ent_coef=1E-3"])
+    assert config["ppo"]["learning_rate"] == 5e-5 and config["ppo"]["ent_coef"] == 1e-3
+    with pytest.raises(config_mod.ConfigError, match="'ppo.learning_rate' must be of type float"):
+        config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", ["ppo.learning_rate=5e"])
+    with pytest.raises(config_mod.ConfigError, match="'seed' must be of type int"):
+        config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", ["seed=1e3"])
+
+
 def test_resume_refuses_overrides_that_would_change_the_run(tmp_path):
     config = config_mod.load(sb3_config("cat_in_the_box"), ["env.num_players=2"])
     (tmp_path / "config.yaml").write_text(config_mod.dump(config))

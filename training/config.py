@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -214,10 +215,15 @@ def _merge(base: dict, update: dict, where: str) -> dict:
     return out
 
 
+_YAML11_EXPONENT = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+")
+
+
 def _check_type(name: str, default, value):
     if isinstance(default, bool):
         ok = isinstance(value, bool)
     elif isinstance(default, float):
+        if isinstance(value, str) and _YAML11_EXPONENT.fullmatch(value.strip()):
+            value = float(value)  # PyYAML (YAML 1.1) reads 5e-5, with no dot, as a string
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         value = float(value) if ok else value
     elif isinstance(default, int):

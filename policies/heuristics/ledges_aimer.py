@@ -62,6 +62,25 @@ class LedgesAimer(LedgesHeuristic):
                 return first + int(np.argmax(value))
         return super().act(observation, state=state, player=player)
 
+    def ranked(self, observation, *, state=None) -> list[int] | None:
+        """The legal cat platforms, toys or bats best first by the features' expected
+        points, where the aimer takes the best of them (None elsewhere: the builds, and a
+        cat or toy whose best expects nothing, are the heuristic's)."""
+        obs = observation["observation"]
+        size = self.layout.obs_size
+        if obs.shape[0] not in (size, size + OPTION_FEATURES):
+            return None
+        phase = int(np.argmax(self.layout.decode(obs[:size])["phase"]))
+        if phase not in AIMED:
+            return None
+        (first, end), (start, stop, per_option), needs_points = AIMED[phase]
+        value = self._features(obs, state)[start:stop].reshape(-1, per_option)[:, 0]
+        legal = np.flatnonzero(observation["action_mask"][first:end])
+        if legal.size == 0 or (needs_points and value[legal].max() <= 0.0):
+            return None
+        order = legal[np.argsort(-value[legal], kind="stable")]
+        return [first + int(i) for i in order]
+
     def _features(self, obs: np.ndarray, state) -> np.ndarray:
         """The aiming features of every phase (the observation's last block)."""
         if obs.shape[0] == self.layout.obs_size + OPTION_FEATURES:
