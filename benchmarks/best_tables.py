@@ -132,14 +132,7 @@ def write(t: Table, figure: dict) -> None:
     if record["network"]:
         # Each figure names the network it was measured on: a network shipped since leaves
         # the older figures standing, marked as another network's.
-        old = record.get("measured_on", {}).get("policy.safetensors")
-        for f in kept:
-            f.setdefault("network_sha256", old)
         figure = {**figure, "network_sha256": network_hash(t.game, t.players)}
-        hashes = {f["network_sha256"] for f in [*kept, figure]}
-        record.pop("measured_on", None)
-        if len(hashes) == 1:
-            record["measured_on"] = {"policy.safetensors": figure["network_sha256"]}
     record["figures"] = [*kept, figure]
     atomic_write_text(path, json.dumps(record, indent=1) + "\n")
     print(f"wrote {path}")

@@ -44,8 +44,7 @@ FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "network": ((bool,), True),  # whether it plays over the shipped network
     "fallback": ((str,), False),  # the bot at tables whose options that network does not fit
     "why": ((str,), False),
-    "measured_on": ((dict,), False),  # the network's sha256 the figures were measured on
-    "figures": ((list,), False),
+    "figures": ((list,), False),  # over a network, each names its network_sha256
 }
 
 

@@ -48,19 +48,12 @@ class LedgesAimer(LedgesHeuristic):
 
     def act(self, observation, *, state=None, player=None) -> int:
         obs = observation["observation"]
-        size = self.layout.obs_size
-        if obs.shape[0] not in (size, size + OPTION_FEATURES):
-            return super().act(observation, state=state, player=player)  # its error
-        phase = int(np.argmax(self.layout.decode(obs[:size])["phase"]))
-        legal_actions(observation)  # the error for a mask with no legal action
-        if phase in AIMED:  # the build is the heuristic's
-            (first, end), (start, stop, per_option), needs_points = AIMED[phase]
-            value = self._features(obs, state)[start:stop].reshape(-1, per_option)[:, 0]
-            value = np.where(observation["action_mask"][first:end].astype(bool), value, -1.0)
-            best = value.max()
-            if best > 0.0 or (best == 0.0 and not needs_points):
-                return first + int(np.argmax(value))
-        return super().act(observation, state=state, player=player)
+        if obs.shape[0] in (self.layout.obs_size, self.layout.obs_size + OPTION_FEATURES):
+            legal_actions(observation)  # the error for a mask with no legal action
+            order = self.ranked(observation, state=state)
+            if order:
+                return order[0]
+        return super().act(observation, state=state, player=player)  # builds; its errors
 
     def ranked(self, observation, *, state=None) -> list[int] | None:
         """The legal cat platforms, toys or bats best first by the features' expected
@@ -76,9 +69,10 @@ class LedgesAimer(LedgesHeuristic):
         (first, end), (start, stop, per_option), needs_points = AIMED[phase]
         value = self._features(obs, state)[start:stop].reshape(-1, per_option)[:, 0]
         legal = np.flatnonzero(observation["action_mask"][first:end])
-        if legal.size == 0 or (needs_points and value[legal].max() <= 0.0):
+        best = value[legal].max() if legal.size else -1.0
+        if not (best > 0.0 or (best == 0.0 and not needs_points)):
             return None
-        order = legal[np.argsort(-value[legal], kind="stable")]
+        order = legal[np.argsort(-value[legal], kind="stable")]  # the first of equals first
         return [first + int(i) for i in order]
 
     def _features(self, obs: np.ndarray, state) -> np.ndarray:

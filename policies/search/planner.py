@@ -20,8 +20,7 @@ plays the rest of the turn instead of random moves, and proposes the candidates:
 move, then its next choices where it ranks the legal moves (a ``ranked`` method: the
 aimer ranks the cat, toy and bat by the aiming features' expected points), up to
 ``candidates`` in all; where it ranks nothing (the aimer's builds) the planner plays the
-guide's move without simulating (``planner:guide=aimer,candidates=4,samples=4`` finished
-ahead of the aimer in 52.5% [43.8%, 61.2%] of 80 two-player games: docs/arena.md).
+guide's move without simulating (its strength over the aimer: docs/arena.md, *Planner*).
 
 Options (``planner:candidates=16,samples=4,depth=8,seconds=S,guide=SPEC``). With ``seconds`` the
 planner is anytime: it simulates sample after sample, each for every candidate in turn (so
