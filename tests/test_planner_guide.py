@@ -18,12 +18,12 @@ def obs_of(state):
     return {"observation": state.observation(p), "action_mask": state.legal_mask()}
 
 
-def aimer_game(seed: int, num_players: int = 2, moves: int = 60):
+def aimer_game(seed: int, num_players: int = 2, moves: int = 60, max_rounds: int = 4):
     """The positions of a seeded game of aimers, with the aiming features shown."""
     from catzoo.games.ledges import state as S
 
     state = GAMES["ledges"].engine_class().new(seed=seed, num_players=num_players,
-                                               aim_features=True, max_rounds=4)
+                                               aim_features=True, max_rounds=max_rounds)
     aimer = make_policy("aimer", "ledges", num_players, seed=seed)
     for _ in range(moves):
         if state.is_terminal():
@@ -83,3 +83,25 @@ def test_a_guide_that_is_no_bot_is_refused_by_name():
     state = next(aimer_game(seed=1))
     with pytest.raises(ValueError, match="planner: its guide.*unknown policy 'nobody'"):
         bot.act(obs_of(state), state=state, player=state.current_player)
+
+
+def test_a_network_guide_proposes_its_most_likely_moves_and_a_guide_that_ranks_nothing_is_refused():
+    from catzoo.games.ledges import state as S
+
+    net = make_policy("shipped", "ledges", 3, env_options={"aim_features": True})  # as trained
+    simulated = 0
+    for state in aimer_game(seed=6, num_players=3, moves=20, max_rounds=20):
+        obs, player = obs_of(state), state.current_player
+        if len(state.legal_actions()) < 3 or state.legal_actions()[0] < S.CAT_BASE:
+            continue
+        p = net.action_probabilities(obs["observation"][None], obs["action_mask"][None])[0]
+        likeliest = sorted(state.legal_actions(), key=lambda a: -p[a])[:3]
+        bot = make_policy("planner:guide=shipped,candidates=3,samples=1", "ledges", 3, seed=9)
+        bot.act(obs, state=state, player=player)
+        assert sorted(bot.last_values) == sorted(likeliest)
+        simulated += 1
+    assert simulated
+    state = next(aimer_game(seed=1))
+    with pytest.raises(ValueError, match="guide='heuristic' ranks no moves"):
+        make_policy("planner:guide=heuristic", "ledges", 2).act(
+            obs_of(state), state=state, player=state.current_player)

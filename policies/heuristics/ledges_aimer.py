@@ -47,12 +47,10 @@ class LedgesAimer(LedgesHeuristic):
     name = "aimer"
 
     def act(self, observation, *, state=None, player=None) -> int:
-        obs = observation["observation"]
-        if obs.shape[0] in (self.layout.obs_size, self.layout.obs_size + OPTION_FEATURES):
-            legal_actions(observation)  # the error for a mask with no legal action
-            order = self.ranked(observation, state=state)
-            if order:
-                return order[0]
+        legal_actions(observation)  # the error for a mask with no legal action, first
+        order = self.ranked(observation, state=state)
+        if order:
+            return order[0]
         return super().act(observation, state=state, player=player)  # builds; its errors
 
     def ranked(self, observation, *, state=None) -> list[int] | None:

@@ -15,12 +15,12 @@ luck. After the candidate, the rest of the mover's turn is played at random (at 
 shows when the toy falls. A sample is worth the mover's score margin over the mean of the
 other players when the turn ends, plus ``100 * returns()`` if the game ended.
 
-With ``guide=SPEC`` (a bot or a checkpoint; ``planner:guide=aimer`` in Ledges) the guide
-plays the rest of the turn instead of random moves, and proposes the candidates: its own
-move, then its next choices where it ranks the legal moves (a ``ranked`` method: the
-aimer ranks the cat, toy and bat by the aiming features' expected points), up to
-``candidates`` in all; where it ranks nothing (the aimer's builds) the planner plays the
-guide's move without simulating (its strength over the aimer: docs/arena.md, *Planner*).
+With ``guide=SPEC`` (``planner:guide=aimer`` in Ledges, or a network) the guide plays the
+rest of the turn instead of random moves, and proposes the candidates: its own move, then
+its next choices, up to ``candidates`` in all: the aimer's ``ranked`` (the cat, toy and bat
+by the aiming features' expected points), a network's ``action_probabilities`` (most
+likely first, as ISMCTS's prior reads them); a guide with neither is refused. Where the
+aimer ranks nothing (its builds) the planner plays the guide's move without simulating (its strength over the aimer: docs/arena.md, *Planner*).
 
 Options (``planner:candidates=16,samples=4,depth=8,seconds=S,guide=SPEC``). With ``seconds`` the
 planner is anytime: it simulates sample after sample, each for every candidate in turn (so
@@ -40,7 +40,7 @@ from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
 from catzoo.policies.search.budget import Budget
 from catzoo.policies.search.inner import InnerPolicy
-from catzoo.policies.search.options import check_options, require_state
+from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 
 OPTIONS = {
     "candidates": (int, 8, lambda v: v >= 1, "at least 1"),
@@ -48,7 +48,7 @@ OPTIONS = {
     "depth": (int, 8, lambda v: v >= 0, "at least 0"),
     "seconds": (float, None, lambda v: v > 0, "positive"),
     "guide": (str, None, lambda v: bool(v) and v.partition(":")[0] not in ("planner", "best"),
-              "a bot or a checkpoint (not a planner or best)"),
+              "the aimer or a network (not a planner or best)"),
 }
 MOST_SAMPLES = 100_000  # with a time budget and no ``samples``: bounded by the time alone
 END_WEIGHT = 100.0  # winning the game outweighs any margin of points
@@ -108,9 +108,17 @@ class PlannerPolicy(Policy):
         nothing)."""
         self._guide = guide = self.guide.for_state(state)
         move = int(guide.act(observation, state=state, player=player))
-        ranked = getattr(guide, "ranked", None)
-        order = ranked(observation, state=state) if ranked is not None else None
-        others = [int(a) for a in (order or ()) if int(a) != move]
+        if hasattr(guide, "ranked"):  # the aimer
+            order = guide.ranked(observation, state=state)
+        elif hasattr(guide, "action_probabilities"):  # a network: its prior, as ISMCTS's
+            p = guide.action_probabilities(observation["observation"][None],
+                                           observation["action_mask"][None])[0]
+            legal = legal_actions(observation)
+            order = legal[np.argsort(-p[legal], kind="stable")]
+        else:
+            raise SearchOptionError(f"planner: guide={self.guide.spec!r} ranks no moves (it "
+                                    "has neither a ranking nor action probabilities)")
+        others = [int(a) for a in (order if order is not None else ()) if int(a) != move]
         return [move, *others[: self.candidates - 1]]
 
     def _anytime(self, state, player: int, pool: list[int], budget: Budget) -> dict[int, float]:
