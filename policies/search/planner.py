@@ -20,7 +20,8 @@ rest of the turn instead of random moves, and proposes the candidates: its own m
 its next choices, up to ``candidates`` in all: the aimer's ``ranked`` (the cat, toy and bat
 by the aiming features' expected points), a network's ``action_probabilities`` (most
 likely first, as ISMCTS's prior reads them); a guide with neither is refused. Where the
-aimer ranks nothing (its builds) the planner plays the guide's move without simulating (its strength over the aimer: docs/arena.md, *Planner*).
+aimer ranks nothing (its builds) the planner plays the guide's move without simulating
+(its strength over the aimer: docs/arena.md, *Planner*).
 
 Options (``planner:candidates=16,samples=4,depth=8,seconds=S,guide=SPEC``). With ``seconds`` the
 planner is anytime: it simulates sample after sample, each for every candidate in turn (so
