@@ -16,8 +16,8 @@ the clairvoyant search over each ``--blueprint`` and, beside it in the same run,
 as ``best:cat_tree`` plays (``--seconds`` a move on the thread's CPU clock; 0 skips it).
 ``--depth 2 3`` adds deeper clairvoyant searches over the shipped blueprint: each of the
 player's next ``depth - 1`` own decisions in a move's rollout is itself chosen by the
-one-ply clairvoyant search (``Deeper``), every other decision is the blueprint's; depth 1
-of it is the bot's row above, move for move:
+one-ply clairvoyant search (the ``sparta`` bot itself; ``Deeper``), every other decision
+is the blueprint's:
 
     python benchmarks/sparta_clairvoyant.py                       # all 60 reference deals
     python benchmarks/sparta_clairvoyant.py --seconds 0 --blueprint shipped --blueprint runs/ct_x1/policy --depth 2 3
@@ -34,7 +34,7 @@ import contextlib
 
 import numpy as np
 
-from catzoo.arena.oracle import oracle_report
+from catzoo.arena.oracle import OracleReport, oracle_report
 from catzoo.policies.search import rollouts
 
 
@@ -53,74 +53,69 @@ def clairvoyant():
         rollouts.determinizations = real
 
 
+ONE_PLY = "sparta:determinizations=1,threshold=0"  # one re-deal is exact; no deviation is noise
+
+
 class Deeper:
-    """The clairvoyant search ``depth`` own decisions deep over ``blueprint`` (a network),
-    on the true state: a move's value is its game played to the end with the player's next
-    ``depth - 1`` decisions (that have a choice) searched one ply, everything else the
-    blueprint's. Ties keep the blueprint's move, as SPARTA does at threshold 0."""
+    """The clairvoyant search ``depth`` own decisions deep over the shipped blueprint, a
+    policy for ``play_policies`` (call it inside ``clairvoyant()``): a move's value is its
+    game played to the end on the true state with the player's next ``depth - 1``
+    decisions that have a choice made by the one-ply clairvoyant search (the ``sparta``
+    bot itself, ``ONE_PLY``), everything else the blueprint's. Ties keep the blueprint's
+    move, as SPARTA does at threshold 0."""
 
-    def __init__(self, blueprint, depth: int):
-        self.net, self.depth = blueprint, depth
+    def __init__(self, depth: int):
+        from catzoo.policies.registry import make_policy
 
-    def _own(self, state) -> int:
-        p = state.current_player
-        return int(self.net.act_batch(state.observation(p)[None], state.legal_mask()[None])[0])
+        self.depth = depth
+        self.net = make_policy("shipped", "cat_tree", 2)
+        self.one_ply = make_policy(ONE_PLY, "cat_tree", 2)
 
-    def move(self, state, depth: int | None = None) -> int:
-        depth = self.depth if depth is None else depth
-        me, legal = state.current_player, np.flatnonzero(state.legal_mask())
-        sims = []
-        for a in legal:
+    def reset(self, seed=None) -> None:
+        self.one_ply.reset(seed)
+
+    @staticmethod
+    def _observation(state) -> dict:
+        return {"observation": state.observation(state.current_player),
+                "action_mask": state.legal_mask()}
+
+    def act(self, observation, *, state, player) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        own = self.net.act(observation)
+        if legal.size == 1:
+            return own
+        values = {}
+        for a in legal.tolist():
             sim = state.clone()
-            sim.apply(int(a))
-            sims.append(sim)
-        if depth == 1:
-            self._blueprint_to_end(sims)
-        else:
-            for sim in sims:
-                self._play_out(sim, me, depth - 1)
-        values = {int(a): float(sim.returns()[me]) for a, sim in zip(legal, sims)}
-        own = self._own(state)
+            sim.apply(a)
+            searched = self.depth - 1
+            while not sim.is_terminal():
+                obs = self._observation(sim)
+                if sim.current_player == player and searched and obs["action_mask"].sum() > 1:
+                    action = self.one_ply.act(obs, state=sim, player=player)
+                    searched -= 1
+                else:
+                    action = self.net.act(obs)
+                sim.apply(action)
+            values[a] = float(sim.returns()[player])
         return own if values[own] >= max(values.values()) else max(values, key=values.get)
 
-    def _blueprint_to_end(self, sims) -> None:
-        live = [s for s in sims if not s.is_terminal()]
-        while live:  # every copy's blueprint move in one forward pass
-            obs = np.stack([s.observation(s.current_player) for s in live])
-            acts = self.net.act_batch(obs, np.stack([s.legal_mask() for s in live]))
-            for s, a in zip(live, acts.tolist()):
-                s.apply(int(a))
-            live = [s for s in live if not s.is_terminal()]
 
-    def _play_out(self, sim, me: int, searched: int) -> None:
-        while not sim.is_terminal():
-            if sim.current_player == me and searched and sim.legal_mask().sum() > 1:
-                action, searched = self.move(sim, 1), searched - 1
-            else:
-                action = self._own(sim)
-            sim.apply(action)
-
-
-def deeper_percent(depth: int, deals: int | None) -> tuple[float, float]:
-    """``Deeper(shipped, depth)`` at both seats on the reference deals: mean % of the best
-    known score and the half-width of its 95% interval."""
+def deeper_row(depth: int, deals: int | None) -> OracleReport:
+    """``Deeper(depth)`` at both seats on the reference deals (clairvoyant), as a report of
+    ``catzoo oracle``'s kind."""
+    from catzoo.analysis.cat_tree.oracle import play_policies
     from catzoo.analysis.cat_tree.reference import load
     from catzoo.games.cat_tree import CatTreeOptions
-    from catzoo.games.cat_tree.state import CatTreeState
-    from catzoo.policies.registry import make_policy
     from catzoo.policies.search import threads
 
-    search = Deeper(make_policy("shipped", "cat_tree", 2), depth)
-    ratios = []
-    with threads.limited(1):
-        for deal in load()[:deals]:
-            state = CatTreeState.new(CatTreeOptions(), chance=[tuple(deal.deck)])
-            while not state.is_terminal():
-                choice = state.legal_mask().sum() > 1
-                state.apply(search.move(state) if choice else search._own(state))
-            ratios.append(100.0 * state.total / deal.score)
-    half = 1.96 * np.std(ratios, ddof=1) / np.sqrt(len(ratios))
-    return float(np.mean(ratios)), float(half)
+    shipped = load()[:deals]
+    name = f"clairvoyant, {depth} own decision{'s' * (depth > 1)} deep"
+    seats = [Deeper(depth), Deeper(depth)]
+    with threads.limited(1), clairvoyant():
+        scores = [play_policies(d.deck, seats, CatTreeOptions()).total for d in shipped]
+    return OracleReport("reference deals against their best-known plans",
+                        [d.score for d in shipped], [d.bound for d in shipped], {name: scores})
 
 
 def main(argv=None) -> int:
@@ -133,17 +128,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=0.25,
                         help="best:cat_tree's budget beside it (0: not played)")
     args = parser.parse_args(argv)
-    # One re-deal suffices (it is exact); threshold=0: no deviation is noise.
-    specs = [f"sparta:determinizations=1,threshold=0,policy={b}"
-             for b in (args.blueprint or ["shipped"])]
+    specs = [f"{ONE_PLY},policy={b}" for b in (args.blueprint or ["shipped"])]
     with clairvoyant():
         report = oracle_report(specs, deals=args.deals)
     print("one-ply search told every hidden card (its re-deal the true game):")
     print(report.table())
     for depth in args.depth:
-        mean, half = deeper_percent(depth, args.deals)
-        print(f"clairvoyant, {depth} own decision{'s' if depth > 1 else ''} deep (shipped blueprint): {mean:.1f}% +- "
-              f"{half:.1f} of best")
+        print(f"\n{depth} own decision{'s' * (depth > 1)} searched, told every hidden card (shipped blueprint):")
+        print(deeper_row(depth, args.deals).table())
     if args.seconds:
         honest = oracle_report([f"best:cat_tree:seconds={args.seconds:g}"], deals=args.deals)
         print("\nthe same deals, under the rules:")
