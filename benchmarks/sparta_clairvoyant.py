@@ -74,12 +74,9 @@ class Deeper:
     def reset(self, seed=None) -> None:
         self.one_ply.reset(seed)
 
-    @staticmethod
-    def _observation(state) -> dict:
-        return {"observation": state.observation(state.current_player),
-                "action_mask": state.legal_mask()}
-
     def act(self, observation, *, state, player) -> int:
+        from catzoo.analysis.cat_tree.oracle import play_on
+
         legal = np.flatnonzero(observation["action_mask"])
         own = self.net.act(observation)
         if legal.size == 1:
@@ -88,17 +85,24 @@ class Deeper:
         for a in legal.tolist():
             sim = state.clone()
             sim.apply(a)
-            searched = self.depth - 1
-            while not sim.is_terminal():
-                obs = self._observation(sim)
-                if sim.current_player == player and searched and obs["action_mask"].sum() > 1:
-                    action = self.one_ply.act(obs, state=sim, player=player)
-                    searched -= 1
-                else:
-                    action = self.net.act(obs)
-                sim.apply(action)
-            values[a] = float(sim.returns()[player])
+            seat = _Searched(self.one_ply, self.net, self.depth - 1)
+            seats = [seat if p == player else self.net for p in range(2)]
+            values[a] = float(play_on(sim, seats).returns()[player])
         return own if values[own] >= max(values.values()) else max(values, key=values.get)
+
+
+class _Searched:
+    """The player's seat in a ``Deeper`` rollout: its next ``left`` decisions that have a
+    choice by the one-ply search, the rest by the blueprint."""
+
+    def __init__(self, one_ply, net, left: int):
+        self.one_ply, self.net, self.left = one_ply, net, left
+
+    def act(self, observation, *, state, player) -> int:
+        if self.left and observation["action_mask"].sum() > 1:
+            self.left -= 1
+            return self.one_ply.act(observation, state=state, player=player)
+        return self.net.act(observation)
 
 
 def deeper_row(depth: int, deals: int | None) -> OracleReport:

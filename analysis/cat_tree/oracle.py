@@ -572,6 +572,11 @@ def play_policies(deck, policies, options: CatTreeOptions) -> CatTreeState:
     state = CatTreeState.new(options, chance=[tuple(deck)])
     for policy in policies:
         policy.reset()
+    return play_on(state, policies)
+
+
+def play_on(state: CatTreeState, policies) -> CatTreeState:
+    """Play ``state`` (changed in place) to the game's end, ``policies[p]`` at seat p."""
     while not state.is_terminal():
         p = state.current_player
         obs = {"observation": state.observation(p), "action_mask": state.legal_mask()}
