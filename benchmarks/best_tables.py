@@ -116,9 +116,11 @@ def oracle_figures(policy: str) -> dict:
 
 
 def network_hash(game: str, players: int) -> str | None:
-    from catzoo.policies.best import shipped_root
+    """The sha256 of the weights best searches over: its network_dir's, else the shipped."""
+    from catzoo.policies.best import network_dir, read, shipped_root
 
-    path = shipped_root() / game / f"{players}p" / "policy.safetensors"
+    folder = network_dir(read(game, players)) or shipped_root() / game / f"{players}p"
+    path = folder / "policy.safetensors"
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 

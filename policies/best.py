@@ -6,7 +6,8 @@ player count, to the form measured strongest there: a search over the shipped ne
 in ``best.json`` beside the shipped checkpoint (``checkpoints/GAME/<N>p/best.json``,
 package data like the checkpoints, so found from any directory), with the figures that
 chose it and the commands that measured them (benchmarks/best_tables.py measures them
-again). ``best:seconds=S`` (after the game and count when they are named:
+again). A search may play over a network of its own instead of the shipped one, one that
+searches better than it plays alone: the file's ``network_dir``, a folder beside it. ``best:seconds=S`` (after the game and count when they are named:
 ``best:lunar:4p:seconds=0.25``) sets the search's budget per move; by default the file's
 (1 s, on the clock of ``catzoo.policies.search.budget``: wall time at the tables). A bot
 that does not search takes the option and thinks as little as it always does. At a table
@@ -34,6 +35,7 @@ FORMAT = 1
 MAX_BYTES = 256 * 1024
 COUNT = re.compile(r"^([1-9][0-9]*)p?$")
 OPTIONS = ("seconds",)
+FOLDER = re.compile(r"^[a-z0-9_]{1,64}$")  # a network_dir: a folder beside best.json, no path
 # The fields of a best.json: name -> (types, required).
 FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "format": ((int,), True),
@@ -42,6 +44,9 @@ FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "policy": ((str,), True),  # the spec; a search's budget is added as seconds=S
     "seconds": ((int, float, type(None)), True),  # the budget at the tables (None: no search)
     "network": ((bool,), True),  # whether it plays over the shipped network
+    # a folder beside best.json with the network the search plays over instead of the
+    # shipped one (a policy.json and its weights): one that searches better than it plays
+    "network_dir": ((str,), False),
     "fallback": ((str,), False),  # the bot at tables whose options that network does not fit
     "why": ((str,), False),
     "figures": ((list,), False),  # over a network, each names its network_sha256
@@ -148,19 +153,43 @@ def _check(record, game: str, num_players: int) -> str | None:
             return f"{key!r} must name a bot, not {record[key]!r}"
     if record["seconds"] is not None and not record["seconds"] > 0:
         return "'seconds' must be positive"
+    if "network_dir" in record:
+        if not record["network"]:
+            return "'network_dir' names a network, but 'network' is false"
+        if not FOLDER.match(record["network_dir"]):
+            return (f"'network_dir' must be a folder's name (lower-case letters, digits, _), "
+                    f"not {record['network_dir']!r}")
     return None
 
 
-def resolved_spec(record: Mapping, seconds: float | None = None) -> str:
-    """The spec ``best`` plays: the record's policy, a search with its budget."""
+def resolved_spec(record: Mapping, seconds: float | None = None,
+                  network: Path | None = None) -> str:
+    """The spec ``best`` plays: the record's policy, a search with its budget (and over
+    ``network``, the record's network_dir, instead of the shipped network)."""
     from catzoo.policies.registry import SEARCH
 
     spec = record["policy"]
     name, _, rest = spec.partition(":")
     budget = seconds if seconds is not None else record["seconds"]
+    options = [rest] if rest else []
+    if name.strip() in SEARCH and network is not None:
+        options.append(f"policy={network}")
     if name.strip() in SEARCH and budget is not None:
-        spec = f"{name}:{rest + ',' if rest else ''}seconds={budget:g}"
-    return spec
+        options.append(f"seconds={budget:g}")
+    return f"{name}:{','.join(options)}" if options else spec
+
+
+def network_dir(record: Mapping, root: Path | None = None) -> Path | None:
+    """The folder of the network ``best`` searches over, when it is not the shipped one."""
+    if "network_dir" not in record:
+        return None
+    count = path_of(record["game"], record["num_players"], root).parent
+    folder = count / record["network_dir"]
+    if not (folder / "policy.json").is_file():
+        raise BestError(f"best for {record['game']} at {record['num_players']} players: "
+                        f"{count / FILE} names the network {folder}, which has no "
+                        "policy.json (reinstall CatZoo)")
+    return folder
 
 
 class BestPolicy(Policy):
@@ -222,7 +251,8 @@ def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
                                 f"{record['policy']} over the shipped network, which cannot "
                                 f"sit at this table: {err}") from None
             chosen = {**record, "policy": record["fallback"]}
-    resolved = resolved_spec(chosen, seconds)
+    resolved = resolved_spec(chosen, seconds,
+                             network_dir(record, root) if chosen is record else None)
     inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
     for part in ("rollout", "prior"):  # its network loaded now, not in its first move's budget
         network = getattr(inner, part, None)

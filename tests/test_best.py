@@ -39,7 +39,7 @@ def test_best_resolves_for_every_game_and_count_from_outside_the_repository(tmp_
         record = B.read(game, int(n))
         assert name == "best" and chosen == record["policy"]
         # a search gets the file's budget (1 s at the tables), a bot plays as it is
-        assert spec == B.resolved_spec(record)
+        assert spec == B.resolved_spec(record, network=B.network_dir(record))
         assert ("seconds=1" in spec) == (record["seconds"] == 1.0)
 
 
@@ -100,6 +100,12 @@ def good(path) -> dict:
     (lambda p: p.write_text(json.dumps({**good(p), "seconds": -1})), "must be positive"),
     (lambda p: p.write_text(json.dumps({**good(p), "format": 9})), "format 9"),
     (lambda p: p.write_text(" " * (B.MAX_BYTES + 1)), "more than the"),
+    (lambda p: p.write_text(json.dumps({**good(p), "network_dir": "../2p"})),
+     "'network_dir' must be a folder's name"),
+    (lambda p: p.write_text(json.dumps({**good(p), "network": False, "network_dir": "x"})),
+     "'network' is false"),
+    (lambda p: p.write_text(json.dumps({**good(p), "network_dir": "nowhere"})),
+     "has no policy.json"),
 ])
 def test_a_missing_or_corrupt_best_json_is_named_and_shipped_still_loads(shipped_copy, damage,
                                                                           message):
@@ -133,3 +139,24 @@ def test_best_loads_its_network_when_built_not_in_its_first_moves_budget():
     state = next(s for s in mid_game_states("cat_in_the_box", 4) if len(s.legal_actions()) > 1)
     bot.act(obs_of(state), state=state, player=state.current_player)
     assert bot.inner.rollout.policy is network  # the table's options: the same one
+
+
+def test_best_can_search_over_a_network_other_than_the_shipped_one():
+    """CATsle Builders 5 players searches over the network shipped before the one that
+    plays alone now (it searches better): best.json's network_dir, package data too."""
+    from catzoo.policies.registry import make_policy as make
+    from catzoo.training.checkpoint import resolve
+
+    record = B.read("catsle_builders", 5)
+    folder = B.network_dir(record)
+    assert folder == resolve("shipped:catsle_builders", 5) / record["network_dir"]
+    bot = make("best:seconds=0.1", "catsle_builders", 5, seed=0)
+    assert bot.spec == f"{record['policy']}:policy={folder},seconds=0.1"
+    searched = bot.inner.rollout.policy  # loaded when built
+    own, shipped = make(str(folder), "catsle_builders", 5), make("shipped", "catsle_builders", 5)
+    weights = [{k: v.tobytes() for k, v in p.actor.weights().items()}
+               for p in (searched, own, shipped)]
+    assert weights[0] == weights[1] != weights[2]
+    # at tables the network does not fit, the fallback plays, without the folder
+    fallback = make("best", "lunar", 4, env_options={"rounds": "single"})
+    assert "policy=" not in fallback.spec

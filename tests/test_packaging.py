@@ -4,6 +4,7 @@ shipped policies and the rules pages come with it, found by name from any direct
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -94,6 +95,11 @@ def test_wheel_installs_into_a_fresh_virtualenv(tmp_path):
     for folder in folders:
         assert f"catzoo/checkpoints/{folder}/policy.json" in names
         assert f"catzoo/checkpoints/{folder}/policy.safetensors" in names
+    # best's own networks (best.json's network_dir) ship beside them
+    for best in (ROOT / "checkpoints").glob("*/*p/best.json"):
+        if "network_dir" in (record := json.loads(best.read_text())):
+            where = best.parent.relative_to(ROOT / "checkpoints") / record["network_dir"]
+            assert f"catzoo/checkpoints/{where.as_posix()}/policy.safetensors" in names
     shipped = sorted({folder.split("/")[0] for folder in folders})
     counts = " ".join(sorted(f"{g}:{n}" for g, n in (f.split("/") for f in folders)))
     assert "catzoo/docs/rules/lunar.md" in names
