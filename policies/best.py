@@ -7,7 +7,8 @@ in ``best.json`` beside the shipped checkpoint (``checkpoints/GAME/<N>p/best.jso
 package data like the checkpoints, so found from any directory), with the figures that
 chose it and the commands that measured them (benchmarks/best_tables.py measures them
 again). A search may play over a network of its own instead of the shipped one, one that
-searches better than it plays alone: the file's ``network_dir``, a folder beside it. ``best:seconds=S`` (after the game and count when they are named:
+searches better than it plays alone: the file's ``network_dir``, a folder beside it.
+``best:seconds=S`` (after the game and count when they are named:
 ``best:lunar:4p:seconds=0.25``) sets the search's budget per move; by default the file's
 (1 s, on the clock of ``catzoo.policies.search.budget``: wall time at the tables). A bot
 that does not search takes the option and thinks as little as it always does. At a table
@@ -239,20 +240,20 @@ def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
         if not 0 < seconds <= 3600:
             raise BestError(f"policy {spec!r}: seconds must be more than 0 and at most 3600")
     record = read(table, num_players, root)
-    chosen = record
+    chosen, network = record, network_dir(record, root)
     if record["network"]:
-        # A search over the shipped network fits only the options it was trained for:
-        # said now, not at the first move; elsewhere the fallback plays, if there is one.
+        # A search over a network fits only the options it was trained for: said now, not
+        # at the first move; elsewhere the fallback plays (without it), if there is one.
         try:
-            make_policy(f"shipped:{table}", table, num_players, env_options=env_options)
+            make_policy(str(network) if network else f"shipped:{table}", table, num_players,
+                        env_options=env_options)
         except UnknownPolicyError as err:
             if "fallback" not in record:
                 raise BestError(f"best for {table} at {num_players} players plays "
-                                f"{record['policy']} over the shipped network, which cannot "
-                                f"sit at this table: {err}") from None
-            chosen = {**record, "policy": record["fallback"]}
-    resolved = resolved_spec(chosen, seconds,
-                             network_dir(record, root) if chosen is record else None)
+                                f"{record['policy']} over a network that cannot sit at this "
+                                f"table: {err}") from None
+            chosen, network = {**record, "policy": record["fallback"]}, None
+    resolved = resolved_spec(chosen, seconds, network)
     inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
     for part in ("rollout", "prior"):  # its network loaded now, not in its first move's budget
         network = getattr(inner, part, None)

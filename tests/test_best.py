@@ -158,5 +158,5 @@ def test_best_can_search_over_a_network_other_than_the_shipped_one():
                for p in (searched, own, shipped)]
     assert weights[0] == weights[1] != weights[2]
     # at tables the network does not fit, the fallback plays, without the folder
-    fallback = make("best", "lunar", 4, env_options={"rounds": "single"})
-    assert "policy=" not in fallback.spec
+    fallback = make("best:seconds=0.1", "catsle_builders", 5, env_options={"rounds": "single"})
+    assert fallback.spec == f"{record['fallback']}:seconds=0.1"
