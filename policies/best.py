@@ -219,11 +219,32 @@ class BestPolicy(Policy):
         self.inner.clock = value
 
 
+class NetworkMisfit(Exception):
+    """The network a search plays over cannot sit at the table (other options, count)."""
+
+
+def _searcher(record: Mapping, seconds, network, table: str, num_players: int, seed,
+              env_options) -> tuple[str, Policy]:
+    """The record's bot and its spec, its networks loaded now (once), not in its first
+    move's budget: a network that does not fit the table raises NetworkMisfit here."""
+    from catzoo.policies.registry import make_policy
+    from catzoo.policies.search.options import SearchOptionError
+
+    resolved = resolved_spec(record, seconds, network)
+    inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
+    for part in ("rollout", "prior"):
+        loader = getattr(inner, part, None)
+        if loader is not None:
+            try:
+                loader.preload(table, num_players, env_options)
+            except SearchOptionError as err:
+                raise NetworkMisfit(str(err)) from None
+    return resolved, inner
+
+
 def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
               env_options: dict | None = None, root: Path | None = None) -> BestPolicy:
     """``best`` for a table of ``game`` at ``num_players`` with ``env_options``."""
-    from catzoo.policies.registry import UnknownPolicyError, make_policy
-
     named, count, options = parse(spec)
     table = get_game(game).name
     if named is not None and named != table:
@@ -240,23 +261,17 @@ def make_best(spec: str, game: str, num_players: int, seed: int | None = None,
         if not 0 < seconds <= 3600:
             raise BestError(f"policy {spec!r}: seconds must be more than 0 and at most 3600")
     record = read(table, num_players, root)
-    chosen, network = record, network_dir(record, root)
-    if record["network"]:
+    network = network_dir(record, root)
+    try:
+        resolved, inner = _searcher(record, seconds, network, table, num_players, seed,
+                                    env_options)
+    except NetworkMisfit as err:
         # A search over a network fits only the options it was trained for: said now, not
         # at the first move; elsewhere the fallback plays (without it), if there is one.
-        try:
-            make_policy(str(network) if network else f"shipped:{table}", table, num_players,
-                        env_options=env_options)
-        except UnknownPolicyError as err:
-            if "fallback" not in record:
-                raise BestError(f"best for {table} at {num_players} players plays "
-                                f"{record['policy']} over a network that cannot sit at this "
-                                f"table: {err}") from None
-            chosen, network = {**record, "policy": record["fallback"]}, None
-    resolved = resolved_spec(chosen, seconds, network)
-    inner = make_policy(resolved, table, num_players, seed=seed, env_options=env_options)
-    for part in ("rollout", "prior"):  # its network loaded now, not in its first move's budget
-        network = getattr(inner, part, None)
-        if network is not None:
-            network.preload(table, num_players, env_options)
+        if not record["network"] or "fallback" not in record:
+            raise BestError(f"best for {table} at {num_players} players plays "
+                            f"{record['policy']} over a network that cannot sit at this "
+                            f"table: {err}") from None
+        resolved, inner = _searcher({**record, "policy": record["fallback"]}, seconds, None,
+                                    table, num_players, seed, env_options)
     return BestPolicy(inner, resolved, record)

@@ -160,3 +160,22 @@ def test_best_can_search_over_a_network_other_than_the_shipped_one():
     # at tables the network does not fit, the fallback plays, without the folder
     fallback = make("best:seconds=0.1", "catsle_builders", 5, env_options={"rounds": "single"})
     assert fallback.spec == f"{record['fallback']}:seconds=0.1"
+
+
+def test_best_loads_the_network_it_searches_over_once(monkeypatch):
+    """Checking that the network fits the table is loading it: one load, not two."""
+    from catzoo.policies import registry
+
+    loads, real = [], registry.make_policy
+
+    def counting(spec, *args, **kwargs):
+        loads.append(spec)
+        return real(spec, *args, **kwargs)
+
+    monkeypatch.setattr(registry, "make_policy", counting)
+    bot = real("best:seconds=0.1", "catsle_builders", 5, seed=0)
+    folder = str(B.network_dir(B.read("catsle_builders", 5)))
+    assert loads.count(folder) == 1 and bot.inner.rollout.policy is not None
+    loads.clear()
+    real("best:seconds=0.1", "catsle_builders", 5, env_options={"rounds": "single"})
+    assert loads.count(folder) == 1  # tried once, then the fallback plays without it
