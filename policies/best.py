@@ -172,10 +172,12 @@ def resolved_spec(record: Mapping, seconds: float | None = None,
     spec = record["policy"]
     name, _, rest = spec.partition(":")
     budget = seconds if seconds is not None else record["seconds"]
+    if name.strip() not in SEARCH:
+        return spec  # a bot that does not search plays as it is
     options = [rest] if rest else []
-    if name.strip() in SEARCH and network is not None:
+    if network is not None:
         options.append(f"policy={network}")
-    if name.strip() in SEARCH and budget is not None:
+    if budget is not None:
         options.append(f"seconds={budget:g}")
     return f"{name}:{','.join(options)}" if options else spec
 
