@@ -90,6 +90,30 @@ def test_the_target_is_the_move_the_bot_plays_or_a_softmax_of_the_values():
     assert p[1, 2] == p[1, 3] == 0 and p[1, 0] > p[1, 1] > 0
 
 
+def test_the_value_range_is_the_median_spread_of_the_legal_move_values():
+    nan = np.nan
+    values = np.array([[0.1, nan, 0.3, 0.3], [0.5, 0.2, nan, nan], [1.0, 3.0, 2.0, nan]])
+    assert expert.value_range(values) == pytest.approx(0.3)  # spreads 0.2, 0.3, 2.0
+
+
+def test_a_temperature_above_the_values_spread_is_reported_once(tmp_path):
+    # Standings (random playouts mixed in) spread over a tenth of what score margins do: a
+    # temperature picked for margins leaves the targets the network's own policy.
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             [*TINY, "total_steps=400", "ppo.enabled=false",
+                              "expert.targets=improvement", "expert.temperature=50"])
+    said = []
+    ppo.train(config, tmp_path / "run", progress=False, log=said.append)
+    notes = [m for m in said if "temperature 50 is larger" in m]
+    assert len(notes) == 1 and "value_range" in notes[0]
+    watcher = expert.ExpertIteration.__new__(expert.ExpertIteration)
+    watcher.ex, watcher.warned, watcher.note = {"temperature": 0.1}, False, ""
+    watcher.check_scale(0.2)
+    assert watcher.note == ""
+    watcher.check_scale(0.05)
+    assert "temperature 0.1 is larger" in watcher.note
+
+
 def test_a_position_replays_to_the_slot_it_was_drawn_from():
     positions = positions_of("cat_in_the_box", 4, 6)
     state_cls = get_game("cat_in_the_box").engine_class()
@@ -115,6 +139,7 @@ def test_a_short_expert_iteration_run_writes_a_policy_that_plays_legal_moves(gam
     logged = rows(tmp_path / "run" / "logs" / "expert.csv")
     assert logged and int(logged[-1]["labels"]) == policy.meta["expert"]["labels"]
     assert all(0 <= float(r["agreement"]) <= 1 for r in logged if r["agreement"])
+    assert any(float(r["value_range"]) > 0 for r in logged if r["value_range"])
     state = get_game(game).engine_class().new(num_players=config["env"]["num_players"],
                                               seed=5)
     for _ in range(40):

@@ -119,6 +119,17 @@ def test_resumed_rows_after_the_checkpoint_are_dropped_in_every_log(tmp_path):
         assert lines == ["step,x", "100,1.0", "200,2.0"], name
 
 
+def test_a_row_with_a_column_the_log_lacks_widens_its_header_and_keeps_the_old_rows(tmp_path):
+    # A run resumed by a newer CatZoo logs columns its older rows lack.
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", PPO_TINY)
+    run = RunDir.create(tmp_path / "run", config)
+    run.append_row("expert.csv", ["step", "x"], {"step": 100, "x": 1})
+    run.append_row("expert.csv", ["step", "x", "y"], {"step": 200, "x": 2, "y": 3})
+    run.append_row("expert.csv", ["step", "x"], {"step": 300, "x": 4})
+    lines = (run.logs / "expert.csv").read_text().splitlines()
+    assert lines == ["step,x,y", "100,1,", "200,2,3", "300,4,"]
+
+
 def test_a_state_json_that_is_not_a_checkpoint_state_is_refused(tmp_path):
     config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml", PPO_TINY)
     run = RunDir.create(tmp_path / "run", config)

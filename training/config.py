@@ -44,7 +44,9 @@ EXPERT: dict[str, Any] = {
     "search_options": {"determinizations": 16, "horizon": "deal", "playouts": 4, "mix": 0.5},
     "threads": 1,  # OpenMP threads stepping the searches' games in C
     # the label: "search", softmax(values / T) over the legal moves (T = 0: the search's move),
-    # or "improvement", softmax(network's logits + values / T) (T > 0; in the values' units)
+    # or "improvement", softmax(network's logits + values / T) (T > 0), T in the values'
+    # units: score margin for rollouts cut at the deal, standing in [-1, 1] with playouts
+    # (logs/expert.csv's value_range is their typical spread)
     "targets": "search",
     "temperature": 0.0,
     "value_target": "search",  # search (its best move's value) | outcome (the game's, per seat)

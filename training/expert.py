@@ -16,9 +16,12 @@ Each iteration of ``training.ppo.Trainer``:
    its legal moves (``temperature`` T; 0: all on the move the search plays, the network's
    own choice among equal best values, as the ``pimc`` bot chooses), or with ``targets:
    improvement`` the network's own policy re-weighted by the values (``targets``), and a
-   value: the
-   search's (its best move's mean value) or the game's outcome for the seat
-   (``value_target``), in standing units ([-1, 1]).
+   value: the search's (its best move's mean value) or the game's outcome for the seat
+   (``value_target``). T is in the values' units, which the search options set: a rollout
+   cut at the deal without random playouts is valued by a score margin (points), one
+   finished by random playouts or played to the game's end by a standing ([-1, 1]), so the
+   same T is some ten times softer on standings at Lunar (``value_range`` in
+   ``logs/expert.csv``, the median spread of a position's move values, shows the scale).
 3. **Learning.** The newest ``buffer`` labels are kept; ``epochs`` passes over them in
    minibatches minimise the cross-entropy of the network's masked policy to the labels plus
    ``value_coef`` times the squared error of its value.
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     from catzoo.games.base import GameState
 
 FIELDS = ["step", "labels", "labels_per_cpu_s", "label_cpu_s", "run_cpu_s", "agreement",
-          "expert_policy_loss", "expert_value_loss", "buffer"]
+          "expert_policy_loss", "expert_value_loss", "buffer", "value_range"]
 SEARCHES = ("pimc",)
 
 
@@ -182,6 +185,13 @@ def targets(values: np.ndarray, own: np.ndarray, temperature: float, logits=None
     return p.astype(np.float32), best[:, 0].astype(np.float32)
 
 
+def value_range(values: np.ndarray) -> float:
+    """The median over positions of the spread (best minus worst legal move) of the search's
+    move values [P, A] (NaN: illegal): the scale ``expert.temperature`` acts on."""
+    spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1)
+    return round(float(np.median(spread)), 6)
+
+
 class ExpertIteration:
     """The expert iteration of one training session (see the module's docstring): it
     watches the rollouts (``start``, ``before_step``, ``after_step``), then ``iterate``
@@ -212,6 +222,7 @@ class ExpertIteration:
         self.labels, self.label_cpu = 0, 0.0
         self.last_row: dict = {}
         self._ray = None
+        self.warned, self.note = False, ""
 
     # --- watching the rollouts ------------------------------------------------------------
     def start(self, vg) -> None:
@@ -287,14 +298,30 @@ class ExpertIteration:
             self.label_cpu += cpu
             self.labels += len(positions)
             stats["agreement"] = self.add(positions, result)
+            stats["value_range"] = value_range(result["values"])
+            self.check_scale(stats["value_range"])
             stats["labels_per_cpu_s"] = round(len(positions) / max(cpu, 1e-9), 1)
         if self.size:
             stats.update(self.learn(net, opt, generator))
         self.last_row = {"labels": self.labels, "label_cpu_s": round(self.label_cpu, 1),
                          "buffer": self.size, **{k: stats.get(k, "") for k in (
                              "labels_per_cpu_s", "agreement", "expert_policy_loss",
-                             "expert_value_loss")}}
+                             "expert_value_loss", "value_range")}}
         return {}
+
+    def check_scale(self, spread: float) -> None:
+        """Leave a note (the trainer logs it once) when T is larger than the values' typical
+        spread: the targets then barely differ from the network's own policy (improvement)
+        or from a uniform one (search), and the labels teach next to nothing."""
+        T = self.ex["temperature"]
+        if self.warned or T <= 0 or spread >= T:
+            return
+        self.warned = True
+        self.note = (f"expert: temperature {T:g} is larger than the search values' median "
+                     f"spread over a position's moves ({spread:g}, value_range in "
+                     f"logs/expert.csv), so the labels barely move the network: T is in the "
+                     f"values' units (a score margin for rollouts cut at the deal, a standing "
+                     f"in [-1, 1] with random playouts or to the game's end)")
 
     def add(self, positions: list[Position], result: dict) -> float:
         """Put the labelled positions in the buffer; returns the share on which the

@@ -617,6 +617,9 @@ class Trainer:
         expert_row = {}
         if self.expert is not None:
             expert_row = {**self.expert.last_row, "run_cpu_s": round(self.run_dir.cpu_used(), 1)}
+            if self.expert.note:
+                self.log(self.expert.note)
+                self.expert.note = ""
             self.run_dir.append_row("expert.csv", self.expert.FIELDS,
                                     {"step": self.step, **expert_row})
         for k, v in {**row, **expert_row}.items():

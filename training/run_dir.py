@@ -215,11 +215,33 @@ class RunDir:
     def append_row(self, name: str, fields: list[str], row: dict) -> None:
         path = self.logs / name
         new = not path.exists()
+        if not new:
+            fields = self._widen(path, fields)
         with open(path, "a", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)
             if new:
                 w.writeheader()
             w.writerow(row)
+
+    @staticmethod
+    def _widen(path: Path, fields: list[str]) -> list[str]:
+        """The log's columns for a row of ``fields``: a run resumed by a newer CatZoo may log
+        columns its older rows lack; the file is rewritten once under the wider header (the
+        old rows keep their values, blank in the new columns)."""
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            have = list(reader.fieldnames or [])
+            missing = [k for k in fields if k not in have]
+            if not missing:
+                return have
+            rows = list(reader)
+        wide = have + missing
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=wide)
+        w.writeheader()
+        w.writerows(rows)
+        atomic_write_text(path, out.getvalue())
+        return wide
 
     def truncate_rows(self, step: int, names=None) -> None:
         """Drop the rows logged after ``step`` in these CSV logs (all of logs/*.csv by
