@@ -107,11 +107,12 @@ def test_a_temperature_above_the_values_spread_is_reported_once(tmp_path):
     notes = [m for m in said if "temperature 50 is larger" in m]
     assert len(notes) == 1 and "value_range" in notes[0]
     watcher = expert.ExpertIteration.__new__(expert.ExpertIteration)
-    watcher.ex, watcher.warned, watcher.note = {"temperature": 0.1}, False, ""
-    watcher.check_scale(0.2)
-    assert watcher.note == ""
+    watcher.ex, watcher.note = {"temperature": 0.1}, None
     watcher.check_scale(0.05)
     assert "temperature 0.1 is larger" in watcher.note
+    watcher.note = None
+    watcher.check_scale(0.2)
+    assert watcher.note == ""
 
 
 def test_a_position_replays_to_the_slot_it_was_drawn_from():

@@ -222,7 +222,7 @@ class ExpertIteration:
         self.labels, self.label_cpu = 0, 0.0
         self.last_row: dict = {}
         self._ray = None
-        self.warned, self.note = False, ""
+        self.note: str | None = None  # None until the values' scale is checked; then logged
 
     # --- watching the rollouts ------------------------------------------------------------
     def start(self, vg) -> None:
@@ -313,15 +313,14 @@ class ExpertIteration:
         """Leave a note (the trainer logs it once) when T is larger than the values' typical
         spread: the targets then barely differ from the network's own policy (improvement)
         or from a uniform one (search), and the labels teach next to nothing."""
-        T = self.ex["temperature"]
-        if self.warned or T <= 0 or spread >= T:
+        if self.note is not None:
             return
-        self.warned = True
-        self.note = (f"expert: temperature {T:g} is larger than the search values' median "
-                     f"spread over a position's moves ({spread:g}, value_range in "
-                     f"logs/expert.csv), so the labels barely move the network: T is in the "
-                     f"values' units (a score margin for rollouts cut at the deal, a standing "
-                     f"in [-1, 1] with random playouts or to the game's end)")
+        T = self.ex["temperature"]
+        self.note = "" if T <= 0 or spread >= T else (
+            f"expert: temperature {T:g} is larger than the search values' median spread over "
+            f"a position's moves ({spread:g}, value_range in logs/expert.csv), so the labels "
+            f"barely move the network: T is in the values' units (a score margin for rollouts "
+            f"cut at the deal, a standing in [-1, 1] with random playouts or to the game's end)")
 
     def add(self, positions: list[Position], result: dict) -> float:
         """Put the labelled positions in the buffer; returns the share on which the

@@ -76,6 +76,15 @@ def safe_checkpoint(path: Path) -> bool:
         path / TRAINER_TENSORS).is_file()
 
 
+def _rewrite_csv(path: Path, fields, rows) -> None:
+    """Replace a CSV log atomically by ``rows`` under the header ``fields``."""
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
+    atomic_write_text(path, out.getvalue())
+
+
 class RunDir:
     """One run directory: ``create`` a new one or ``open`` one to resume. ``complete``
     says whether a checkpoint directory holds everything its trainer resumes from."""
@@ -235,13 +244,8 @@ class RunDir:
             if not missing:
                 return have
             rows = list(reader)
-        wide = have + missing
-        out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=wide)
-        w.writeheader()
-        w.writerows(rows)
-        atomic_write_text(path, out.getvalue())
-        return wide
+        _rewrite_csv(path, have + missing, rows)
+        return have + missing
 
     def truncate_rows(self, step: int, names=None) -> None:
         """Drop the rows logged after ``step`` in these CSV logs (all of logs/*.csv by
@@ -257,11 +261,7 @@ class RunDir:
                 rows = list(reader)
             kept = [r for r in rows if r.get("step") not in (None, "") and int(r["step"]) <= step]
             if len(kept) != len(rows):
-                out = io.StringIO()
-                w = csv.DictWriter(out, fieldnames=fields)
-                w.writeheader()
-                w.writerows(kept)
-                atomic_write_text(path, out.getvalue())
+                _rewrite_csv(path, fields, kept)
 
     def save_imitation(self, figures: dict) -> None:
         self.imitation = figures
