@@ -133,7 +133,8 @@ register_game(by_convention(
     kind="dexterity on a MuJoCo physics engine: build a tower, bat toys off ledges",
     variants="dexterity noise (0 for planning research)",
     bots={"heuristic": "catzoo.policies.heuristics.ledges:LedgesHeuristic",
-          "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer"},
+          "aimer": "catzoo.policies.heuristics.ledges_aimer:LedgesAimer",
+          "lookahead": "catzoo.policies.heuristics.ledges_lookahead:LedgesLookahead"},
     quick_options={"max_rounds": 1},
     search_bot="planner",
 ))

@@ -2,7 +2,7 @@
 
 ``best`` (the table's game), ``best:GAME`` and ``best:GAME:Np`` resolve, for the table's
 player count, to the form measured strongest there: a search over the shipped network
-(``pimc``, ``sparta``), a search alone, or a bot (Ledges' ``aimer``). Which one is recorded
+(``pimc``, ``sparta``), a search alone, or a bot (Ledges' ``lookahead``). Which one is recorded
 in ``best.json`` beside the shipped checkpoint (``checkpoints/GAME/<N>p/best.json``,
 package data like the checkpoints, so found from any directory), with the figures that
 chose it and the commands that measured them (benchmarks/best_tables.py measures them
@@ -167,12 +167,15 @@ def resolved_spec(record: Mapping, seconds: float | None = None,
                   network: Path | None = None) -> str:
     """The spec ``best`` plays: the record's policy, a search with its budget (and over
     ``network``, the record's network_dir, instead of the shipped network)."""
-    from catzoo.policies.registry import SEARCH
+    from catzoo.policies.registry import SEARCH, bot_class
 
     spec = record["policy"]
     name, _, rest = spec.partition(":")
+    name = name.strip()
     budget = seconds if seconds is not None else record["seconds"]
-    if name.strip() not in SEARCH:
+    if name not in SEARCH and (name not in get_game(record["game"]).bots
+                               or "seconds" not in getattr(bot_class(record["game"], name),
+                                                           "OPTIONS", {})):
         return spec  # a bot that does not search plays as it is
     options = [rest] if rest else []
     if network is not None:

@@ -54,13 +54,14 @@ COUNT_FOLDER = re.compile(r"^([1-9][0-9]*)p$")
 
 # Every kind of spec, in words, for the commands' --help (show, arena, play, oracle).
 SPEC_HELP = ("best (the strongest bot measured for the game and player count, thinking "
-             "1 s a move; best:seconds=S), random, heuristic (ledges also: aimer), "
-             "ismcts[:iterations=N,c=X,seconds=S,rollout_depth=D,prior=NET], "
-             "pimc[:policy=P,determinizations=N,horizon=deal|end,playouts=M,mix=W,seconds=S,"
-             "threshold=T], sparta[:...as pimc] (cooperative: search over the shipped "
-             "policy), planner[:candidates=N,samples=N,depth=N,seconds=S,guide=BOT], shipped (the "
-             "policy shipped for the game at the table's player count; shipped:GAME or "
-             "shipped:GAME:Np names one), or a checkpoint directory")
+             "1 s a move; best:seconds=S), random, heuristic (ledges also: aimer, "
+             "lookahead[:seconds=S]), ismcts[:iterations=N, c=X, seconds=S, rollout_depth=D, "
+             "prior=NET], pimc[:policy=P, determinizations=N, horizon=deal|end, playouts=M, "
+             "mix=W, seconds=S, threshold=T], sparta[:...as pimc] (cooperative: search over "
+             "the shipped policy), planner[:candidates=N, samples=N, depth=N, seconds=S, "
+             "guide=BOT], shipped (the policy shipped for the game at the table's player "
+             "count; shipped:GAME or shipped:GAME:Np names one), or a checkpoint directory "
+             "(options comma-separated, without spaces on the command line)")
 
 
 class UnknownPolicyError(ValueError):
@@ -166,27 +167,45 @@ def make_policy(spec: str, game: str, num_players: int, seed: int | None = None,
     if name == "random" and not options:
         return RandomPolicy(seed)
     if name in SEARCH:
-        from catzoo.policies.search.options import SearchOptionError
-
         module, cls = SEARCH[name].split(":")
-        try:
-            policy = getattr(importlib.import_module(module), cls)(
-                num_players=num_players, seed=seed, **options)
-        except SearchOptionError as err:
-            raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
-        policy.name = spec
-        return policy
+        return _with_options(getattr(importlib.import_module(module), cls), spec, options,
+                             num_players, seed)
     if name in bots or name == "random":
-        if options:
+        target = bot_class(info.name, name)
+        if not options:
+            return target(num_players=num_players, seed=seed)
+        if not getattr(target, "OPTIONS", None):
             raise UnknownPolicyError(f"policy {name!r} takes no options, got {spec!r}")
-        module, cls = bots[name].split(":")
-        return getattr(importlib.import_module(module), cls)(num_players=num_players, seed=seed)
+        return _with_options(target, spec, options, num_players, seed)
     names = [BEST, *available_policies(info.name), SHIPPED]
     raise UnknownPolicyError(
         f"unknown policy {spec!r} for {info.name}{did_you_mean(name, names)}; available: "
         f"{', '.join(names)} (or shipped:GAME), a checkpoint directory path, or a bot class "
         "by import path (package.module:Class)"
     )
+
+
+def _with_options(target: type, spec: str, options: dict[str, str], num_players: int, seed,
+                  errors: tuple[type[Exception], ...] = ()):
+    """A search bot, a game's bot that takes options or an imported one, built with the
+    spec's options; its mistakes (``errors``, besides a search option's) named with it."""
+    from catzoo.policies.search.options import SearchOptionError
+
+    try:
+        policy = target(num_players=num_players, seed=seed, **options)
+    except (SearchOptionError, *errors) as err:
+        raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
+    policy.name = spec
+    return policy
+
+
+def bot_class(game: str, name: str) -> type:
+    """The class of ``game``'s bot ``name`` (one of its record's bots, or ``random``); a bot
+    that takes options (``lookahead:seconds=1``) lists them in its ``OPTIONS``."""
+    if name == "random":
+        return RandomPolicy
+    module, cls = get_game(game).bots[name].split(":")
+    return getattr(importlib.import_module(module), cls)
 
 
 def check_policy_fits(policy, game: str, num_players: int, env_options: dict | None) -> None:
@@ -216,12 +235,7 @@ def import_policy(spec: str, module: str, cls: str, options: str | None, *, num_
     if not (isinstance(target, type) and issubclass(target, Policy)):
         raise UnknownPolicyError(
             f"policy {spec!r}: {module}:{cls} is not a catzoo.policies.base.Policy class")
-    try:
-        policy = target(num_players=num_players, seed=seed, **kwargs)
-    except TypeError as err:
-        raise UnknownPolicyError(f"policy {spec!r}: {err}") from None
-    policy.name = spec
-    return policy
+    return _with_options(target, spec, kwargs, num_players, seed, errors=(TypeError,))
 
 
 def load_checkpoint(path: str, game: str, num_players: int, seed: int | None = None,

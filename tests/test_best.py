@@ -62,8 +62,7 @@ def test_best_names_its_game_count_and_budget():
     bot = make_policy("best:lunar:4p:seconds=0.25", "lunar", 4, seed=1)
     assert bot.spec.endswith("seconds=0.25") and bot.inner.seconds == 0.25
     assert make_policy("best:4p", "lunar", 4).spec == make_policy("best", "lunar", 4).spec
-    aimer = make_policy("best:seconds=0.25", "ledges", 3)  # no search: the budget is moot
-    assert aimer.spec == "aimer"
+    assert make_policy("best:seconds=0.25", "ledges", 3).spec == "lookahead:seconds=0.25"
 
 
 def test_at_options_the_network_was_not_trained_for_the_fallback_plays():

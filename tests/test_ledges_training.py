@@ -1,5 +1,6 @@
 """Cats Knocking Things Off Ledges on the batched trainer (configs/ledges_ppo.yaml, trainer
-ppo on catzoo.vector): at every player count a short run (imitation of the aimer, a few PPO
+ppo on catzoo.vector; at 2 players configs/ledges_2p.yaml, whose teacher is the lookahead
+bot): at every player count a short run (imitation of the aimer, a few PPO
 rollouts against itself, the aimer and its snapshots) writes a policy that loads for that
 count only and plays whole games of legal moves; its network reads the aimer's move as
 input features (ledges_aimer), made again from the engine state at a table without the
@@ -30,10 +31,9 @@ TINY = ["network.hidden=[32]", "vector.num_envs=4", "ppo.rollout_steps=8", "ppo.
         "env.options.max_rounds=2"]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_short_run_writes_a_policy_that_loads_and_plays_legal_moves(players, tmp_path):
-    config = config_mod.load(ROOT / "configs" / "ledges_ppo.yaml",
-                             [*TINY, f"env.num_players={players}"])
+@pytest.mark.parametrize("name, players", [("ledges_2p", 2), ("ledges_ppo", 3), ("ledges_ppo", 4)])
+def test_short_run_writes_a_policy_that_loads_and_plays_legal_moves(name, players, tmp_path):
+    config = config_mod.load(ROOT / "configs" / f"{name}.yaml", [*TINY, f"env.num_players={players}"])
     path = train(config, tmp_path / "run", progress=False, log=lambda *_: None)
     meta = json.loads((path / "policy.json").read_text())
     assert meta["game"] == "ledges" and meta["num_players"] == players

@@ -106,20 +106,24 @@ class LedgesHeuristic(SeededPolicy):
 
     # --- build ------------------------------------------------------------------------------------
     def _build(self, legal: np.ndarray, plats: list[dict]) -> int:
+        scores = self.build_scores(legal, plats)
+        if self.random_ties:
+            scores = scores + self.rng.random(len(legal)) * 1e-3
+        return int(legal[np.argmax(scores)])  # the first of equals
+
+    def build_scores(self, legal: np.ndarray, plats: list[dict], mode: str | None = None) -> np.ndarray:
+        """Each legal build's score (higher first) under the plan ``mode``, "up" or
+        "landing" (None: the one the tower calls for, as the bot builds)."""
         by_card = {p["card"]: p for p in plats}
         top = max(plats, key=lambda p: (p["level"], -math.hypot(p["x"], p["y"])))
         landings = [p for p in plats if p["level"] <= top["level"] - 1
                     and _within(math.hypot(p["x"] - top["x"], p["y"] - top["y"]), LANDING_RANGE)]
-        if top["level"] >= 2 and not landings:
-            mode = "landing"
-        elif top["level"] < TARGET_HEIGHT:
-            mode = "up"
-        else:
-            mode = "landing"
+        if mode is None:
+            high = top["level"] >= TARGET_HEIGHT or (top["level"] >= 2 and not landings)
+            mode = "landing" if high else "up"
         headings = [math.atan2(p["y"] - top["y"], p["x"] - top["x"]) for p in landings]
-        best, best_score = int(legal[0]), -math.inf
-        noise = self.rng.random(len(legal)) * 1e-3 if self.random_ties else np.zeros(len(legal))
-        for action, tie in zip(legal, noise):
+        out = np.empty(len(legal))
+        for i, action in enumerate(legal):
             anchor, variant = divmod(int(action), G.NUM_VARIANTS)
             shape, sizes, theta = G.VARIANTS[variant]
             if len(set(sizes)) > 1:
@@ -153,10 +157,8 @@ class LedgesHeuristic(SeededPolicy):
                         score += 2.0  # two pillars lengthwise on a rectangle: the steadiest
                     if mode == "up" and base["card"] == top["card"]:
                         score += 100.0
-            score += tie
-            if score > best_score:
-                best, best_score = int(action), score
-        return best
+            out[i] = score
+        return out
 
     # --- targets ------------------------------------------------------------------------------------
     def _targets(self, src: dict, plats: list[dict]) -> list[tuple[float, dict]]:
