@@ -167,15 +167,13 @@ def resolved_spec(record: Mapping, seconds: float | None = None,
                   network: Path | None = None) -> str:
     """The spec ``best`` plays: the record's policy, a search with its budget (and over
     ``network``, the record's network_dir, instead of the shipped network)."""
-    from catzoo.policies.registry import SEARCH, bot_class
+    from catzoo.policies.registry import is_search
 
     spec = record["policy"]
     name, _, rest = spec.partition(":")
     name = name.strip()
     budget = seconds if seconds is not None else record["seconds"]
-    if name not in SEARCH and (name not in get_game(record["game"]).bots
-                               or "seconds" not in getattr(bot_class(record["game"], name),
-                                                           "OPTIONS", {})):
+    if not is_search(record["game"], name):
         return spec  # a bot that does not search plays as it is
     options = [rest] if rest else []
     if network is not None:

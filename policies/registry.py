@@ -199,6 +199,17 @@ def _with_options(target: type, spec: str, options: dict[str, str], num_players:
     return policy
 
 
+def is_search(game: str, name: str) -> bool:
+    """Whether bot ``name`` searches the rules engine: a search bot, or a game's bot that
+    tries moves in it and so takes a time budget (Ledges' ``lookahead:seconds=S``). It
+    needs the engine state (``act(state=...)``), never acts from observations alone."""
+    if name in SEARCH:
+        return True
+    if name not in get_game(game).bots:
+        return False
+    return "seconds" in getattr(bot_class(game, name), "OPTIONS", {})
+
+
 def bot_class(game: str, name: str) -> type:
     """The class of ``game``'s bot ``name`` (one of its record's bots, or ``random``); a bot
     that takes options (``lookahead:seconds=1``) lists them in its ``OPTIONS``."""

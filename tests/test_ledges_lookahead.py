@@ -123,3 +123,12 @@ def test_best_plays_the_lookahead_with_its_budget():
         make_policy("aimer:seconds=1", "ledges", 2)
     with pytest.raises(ValueError, match="unknown option"):
         make_policy("lookahead:samples=3", "ledges", 2)
+
+
+def test_it_searches_the_engine_so_no_batched_opponent_is_made_of_it():
+    from catzoo.policies.registry import is_search
+    from catzoo.training.tables import policy_opponent
+
+    assert is_search("ledges", "lookahead") and not is_search("ledges", "aimer")
+    with pytest.raises(ValueError, match="searches the rules engine"):
+        policy_opponent("lookahead", "ledges", 2, seed=0, env_options={}, obs_size=1)

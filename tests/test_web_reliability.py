@@ -104,8 +104,9 @@ def test_every_bot_the_server_seats_has_a_bounded_move_time():
                 assert policy.seconds == 1.5 and policy.iterations == 200, (game, bot)
             else:
                 assert parse_spec(bot)[0] not in SEARCH, (game, bot)
-    # A search spec that names its own budget keeps it.
+    # A search spec that names its own budget keeps it; Ledges' lookahead searches too.
     assert catalogue.make_bot("ismcts:seconds=0.5", "lunar", 2, seed=0).seconds == 0.5
+    assert catalogue.make_bot("lookahead", "ledges", 2, seed=0).seconds == 1.5
 
 
 class FakeClock:

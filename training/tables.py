@@ -194,10 +194,10 @@ def policy_opponent(spec: str, game: str, num_players: int, seed: int, env_optio
     input features samples its masked softmax through ``ActorOpponent``. ``ValueError``
     (``UnknownPolicyError``) for a spec that cannot play there, including the search bots,
     which read the rules engine and not observations."""
-    from catzoo.policies.registry import SEARCH, UnknownPolicyError, make_policy
+    from catzoo.policies.registry import UnknownPolicyError, is_search, make_policy
     from catzoo.training.policy_net import MLPPolicy
 
-    if spec.partition(":")[0].strip() in SEARCH:
+    if is_search(game, spec.partition(":")[0].strip()):
         raise UnknownPolicyError(
             f"opponent {spec!r} searches the rules engine; a batched opponent acts from "
             "observations: a bot (random, heuristic), a checkpoint or shipped")

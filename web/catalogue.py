@@ -103,12 +103,12 @@ class Catalogue:
         """A seat's bot as the server builds it (``Table``'s bot factory): ``best`` and a
         search bot without a time budget get ``move_seconds`` a move (a search bot on top
         of its iterations)."""
-        from catzoo.policies.registry import BEST, SEARCH
+        from catzoo.policies.registry import BEST, is_search
 
         name, _, rest = spec.partition(":")
         if name == BEST and "seconds=" not in rest:
             spec = f"{spec.rstrip(':')}:seconds={self.move_seconds:g}"
-        elif name in SEARCH and "seconds=" not in rest:
+        elif is_search(game, name) and "seconds=" not in rest:
             spec = f"{name}:{rest + ',' if rest else ''}seconds={self.move_seconds:g}"
         return make_bot(spec, game, num_players, seed, options)
 
