@@ -51,6 +51,7 @@ class LedgesLookahead(LedgesAimer):
         self.clock = None  # the budget's clock: None for the process's (search/budget.py)
 
     def act(self, observation, *, state=None, player=None) -> int:
+        budget = Budget(self.seconds, self.clock)  # the move's whole time, its scoring too
         legal = legal_actions(observation)
         obs = observation["observation"]
         parts = self.layout.decode(obs[: self.layout.obs_size])
@@ -71,7 +72,7 @@ class LedgesLookahead(LedgesAimer):
         if len(candidates) == 1:
             return own
         seeds = [int(s) for s in self.rng.integers(2**63, size=SAMPLES)]
-        values = self._values(state, candidates, seeds, Budget(self.seconds, self.clock))
+        values = self._values(state, candidates, seeds, budget)
         return candidates[int(np.argmax(values))]  # the heuristic's own build on a tie
 
     def _values(self, state, candidates: list[int], seeds: list[int], budget: Budget) -> list[float]:
