@@ -51,6 +51,7 @@ MU_G = G.MU_G
 LANDING_RANGE = (0.07, 0.16)
 LANDING_DISTANCE = 0.11
 TARGET_HEIGHT = 5.0
+TILTED = -100.0  # a build's score when its platform would tilt (pillars of two sizes): it slides off
 
 
 class LedgesHeuristic(SeededPolicy):
@@ -127,7 +128,7 @@ class LedgesHeuristic(SeededPolicy):
             anchor, variant = divmod(int(action), G.NUM_VARIANTS)
             shape, sizes, theta = G.VARIANTS[variant]
             if len(set(sizes)) > 1:
-                score = -100.0  # a tilted platform slides off
+                score = TILTED
             elif anchor < G.NUM_TABLE_ANCHORS:
                 x, y = G.TABLE_ANCHORS[anchor]
                 d = math.hypot(x - top["x"], y - top["y"])

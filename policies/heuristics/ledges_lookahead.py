@@ -32,8 +32,9 @@ import numpy as np
 from catzoo.games.ledges import features as F
 from catzoo.games.ledges import state as S
 from catzoo.policies.base import legal_actions
+from catzoo.policies.heuristics import ledges as H
 from catzoo.policies.heuristics.ledges_aimer import LedgesAimer
-from catzoo.policies.search.budget import Budget
+from catzoo.policies.search.budget import Budget, sample_rounds
 from catzoo.policies.search.options import check_options
 
 PER_MODE = 4
@@ -67,28 +68,14 @@ class LedgesLookahead(LedgesAimer):
         for mode in ("up", "landing"):
             scores = self.build_scores(builds, plats, mode)
             for i in np.argsort(-scores, kind="stable")[:PER_MODE]:
-                if scores[i] > -50.0 and int(builds[i]) not in candidates:  # no tilted ones
+                if scores[i] > H.TILTED and int(builds[i]) not in candidates:
                     candidates.append(int(builds[i]))
         if len(candidates) == 1:
             return own
         seeds = [int(s) for s in self.rng.integers(2**63, size=SAMPLES)]
-        values = self._values(state, candidates, seeds, budget)
-        return candidates[int(np.argmax(values))]  # the heuristic's own build on a tie
-
-    def _values(self, state, candidates: list[int], seeds: list[int], budget: Budget) -> list[float]:
-        """Each candidate's mean over the whole rounds of samples done by the deadline
-        (before the first is whole: its values, the candidates it did not reach last)."""
-        rounds: list[list[float]] = []
-        for seed in seeds:
-            row: list[float] = []
-            for action in candidates:
-                if (rounds or row) and budget.over():
-                    if rounds:
-                        return list(np.mean(rounds, axis=0))
-                    return row + [-np.inf] * (len(candidates) - len(row))
-                row.append(self._value(state, action, seed))
-            rounds.append(row)
-        return list(np.mean(rounds, axis=0))
+        values = sample_rounds(candidates, seeds,
+                               lambda action, seed: self._value(state, action, seed), budget)
+        return max(candidates, key=values.get)  # the heuristic's own build on a tie
 
     @staticmethod
     def _value(state, action: int, seed: int) -> float:

@@ -16,9 +16,10 @@ bots a fake one).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 ENV = "CATZOO_SEARCH_CLOCK"
@@ -80,3 +81,29 @@ class Budget:
 
     def fits(self, step: float) -> bool:
         return self.deadline is None or self.clock() + step <= self.deadline
+
+
+def sample_rounds(candidates: list[int], seeds: Iterable[int],
+                  value: Callable[[int, int], float], budget: Budget) -> dict[int, float]:
+    """Each candidate's mean ``value(candidate, seed)`` over rounds of samples, a round one
+    seed for every candidate in turn (so candidates are compared on the same luck), until
+    ``seeds`` run out or ``budget`` is spent: the clock is read between two values, so a
+    move overruns by one value at most. A round the deadline cuts short is dropped, but
+    the first, whose values then decide alone (-inf for the candidates it did not reach:
+    the first candidate is always valued)."""
+    totals = dict.fromkeys(candidates, 0.0)
+    done = 0
+    for seed in seeds:
+        row: dict[int, float] = {}
+        for action in candidates:
+            if (done or row) and budget.over():
+                break
+            row[action] = value(action, seed)
+        if len(row) < len(candidates):
+            if not done:
+                return {a: row.get(a, -math.inf) for a in candidates}
+            break
+        for action, v in row.items():
+            totals[action] += v
+        done += 1
+    return {a: t / done for a, t in totals.items()}

@@ -28,7 +28,8 @@ planner is anytime: it simulates sample after sample, each for every candidate i
 candidates stay compared on the same noise), until the budget is spent or ``samples`` (when
 given; else without bound) are done, and checks the clock between two simulations, so a
 move takes at most S plus one simulation; each candidate's value is its mean over the
-samples it got (a sample cut short by the deadline is left out for every candidate).
+samples it got (a sample cut short by the deadline is left out for every candidate, but
+the first, which then decides alone: ``budget.sample_rounds``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import numpy as np
 
 from catzoo.games.base import TERMINAL
 from catzoo.policies.base import Policy, legal_actions
-from catzoo.policies.search.budget import Budget
+from catzoo.policies.search.budget import Budget, sample_rounds
 from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError, check_options, require_state
 
@@ -91,16 +92,12 @@ class PlannerPolicy(Policy):
                 return pool[0]
         else:
             pool = legal if len(legal) <= self.candidates else rng.sample(legal, self.candidates)
-        if self.seconds is None:
-            noise_seeds = [rng.getrandbits(64) for _ in range(self.samples)]
-            values = {}
-            for action in pool:
-                total = 0.0
-                for noise in noise_seeds:
-                    total += self._simulate(state, int(player), action, noise)
-                values[action] = total / len(noise_seeds)
-        else:
-            values = self._anytime(state, int(player), pool, Budget(self.seconds, self.clock))
+        # Seeds drawn as the rounds start: bounded by the time alone with ``seconds``.
+        seeds = (rng.getrandbits(64) for _ in range(self.samples))
+        values = sample_rounds(pool, seeds,
+                               lambda action, noise: self._simulate(state, int(player), action,
+                                                                    noise),
+                               Budget(self.seconds, self.clock))
         self.last_values = values
         return max(pool, key=lambda a: values[a])  # first of equals: pool order is seeded
 
@@ -121,25 +118,6 @@ class PlannerPolicy(Policy):
                                     "has neither a ranking nor action probabilities)")
         others = [int(a) for a in (order if order is not None else ()) if int(a) != move]
         return [move, *others[: self.candidates - 1]]
-
-    def _anytime(self, state, player: int, pool: list[int], budget: Budget) -> dict[int, float]:
-        """Whole samples (one noise seed, every candidate) until ``budget`` is spent; the
-        first sample is always finished, a later one cut short is dropped."""
-        totals = dict.fromkeys(pool, 0.0)
-        done = 0
-        while done < self.samples:
-            noise = self.rng.getrandbits(64)
-            sample = {}
-            for action in pool:
-                if done and budget.over():
-                    break
-                sample[action] = self._simulate(state, player, action, noise)
-            if len(sample) < len(pool):
-                break
-            for action, value in sample.items():
-                totals[action] += value
-            done += 1
-        return {a: t / done for a, t in totals.items()}
 
     def _simulate(self, state, player: int, action: int, noise: int) -> float:
         sim = state.resample(player, random.Random(noise))
