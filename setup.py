@@ -9,6 +9,8 @@ It also builds the compiled rules cores (Cython, see each ``.pyx``): the card ga
 C, which the AEC envs and the batched engine (``catzoo.vector``, games/batch.pxi) share.
 """
 
+import os
+
 from Cython.Build import cythonize
 from setuptools import Extension, find_namespace_packages, find_packages, setup
 
@@ -55,8 +57,13 @@ CORES = [
 # -O3: the cores' step loops are the batched engine's whole cost (setuptools' default is -O2
 # from Python's build flags; a later flag wins). -fopenmp: batch.pxi's prange splits the
 # slots over threads (GCC's libgomp; torch's wheel carries its own, and the two coexist:
-# tests/test_vector.py runs both in one process).
-COMPILE_ARGS = ["-O3", "-fopenmp"]
+# tests/test_vector.py runs both in one process). CATZOO_CORE_OPT sets another level: the
+# packaging test builds at -O0, a sixth of -O3's compile time, as it checks what the wheel
+# holds and not how fast the cores run.
+OPT_LEVEL = os.environ.get("CATZOO_CORE_OPT", "-O3")
+if OPT_LEVEL not in ("-O0", "-O1", "-O2", "-O3"):
+    raise SystemExit(f"CATZOO_CORE_OPT={OPT_LEVEL!r}: expected -O0, -O1, -O2 or -O3")
+COMPILE_ARGS = [OPT_LEVEL, "-fopenmp"]
 LINK_ARGS = ["-fopenmp"]
 ext_modules = cythonize(
     [Extension(name, [source], extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS)

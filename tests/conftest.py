@@ -1,4 +1,5 @@
-"""Fixtures shared by test modules: one local Ray instance for every test that needs one."""
+"""Fixtures shared by test modules: one local Ray instance for every test that needs one;
+the long tests scheduled first."""
 
 from __future__ import annotations
 
@@ -30,3 +31,10 @@ def ray_cluster():
     finally:
         ray.shutdown()
         os.environ.pop("CATZOO_TEST_RAY", None)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` (tens of seconds to minutes each) run first, the rest in their
+    order: pytest-xdist hands out work in collection order, and a long test drawn last
+    keeps one worker busy while the other has finished (the longest-first rule)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
