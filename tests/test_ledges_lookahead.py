@@ -21,7 +21,7 @@ from tests.ledges_scenarios import RECT_SS, RECT_TT, exact, on_platform, on_tabl
 from tests.test_ledges_aimer import decide
 from tests.test_ledges_physics import tower_with_landing
 
-TILTED = next(v for v, (_, sizes, _) in enumerate(G.VARIANTS) if len(set(sizes)) > 1)
+TILTED_VARIANT = next(v for v, (_, sizes, _) in enumerate(G.VARIANTS) if len(set(sizes)) > 1)
 
 
 def tower_to_build():
@@ -40,7 +40,7 @@ def test_a_build_is_worth_the_shot_it_leaves():
     on a short and a tall pillar slides off and ends the turn: FALL."""
     s = tower_to_build()
     assert LedgesLookahead._value(s, on_table(0, 3, RECT_SS), seed=1) == pytest.approx(3.0)
-    assert LedgesLookahead._value(s, on_table(0, 3, TILTED), seed=1) == FALL
+    assert LedgesLookahead._value(s, on_table(0, 3, TILTED_VARIANT), seed=1) == FALL
 
 
 def test_it_takes_the_build_valued_most_and_leaves_the_game_alone(monkeypatch):

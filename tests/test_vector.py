@@ -94,7 +94,7 @@ def lockstep(game: str, players: int, reward: str, slots: int, seed: int, option
             over = all(raw.terminations.values())
             want_done[i] = over
             if over:
-                game_state = env.unwrapped.game
+                game_state = raw.game
                 want_scores[i] = game_state.scores()
                 want_returns[i] = game_state.returns()
                 if isinstance(game_state, CompiledState) and game_state.generic_standing:

@@ -53,17 +53,15 @@ class LedgesLookahead(LedgesAimer):
 
     def act(self, observation, *, state=None, player=None) -> int:
         budget = Budget(self.seconds, self.clock)  # the move's whole time, its scoring too
-        legal = legal_actions(observation)
-        obs = observation["observation"]
-        parts = self.layout.decode(obs[: self.layout.obs_size])
         own = super().act(observation, state=state, player=player)
-        if not (int(np.argmax(parts["phase"])) == 0 and legal[0] < S.NUM_BUILD):
+        builds = legal_actions(observation)
+        if builds[0] >= S.NUM_BUILD:  # the build phase's actions are the builds, and only it has any
             return own
         if state is None:
             raise ValueError("ledges lookahead: a build is chosen in the simulator, so act() "
                              "needs the engine state (state=...)")
-        builds = legal[legal < S.NUM_BUILD]
-        plats = self._platforms(parts)
+        obs = observation["observation"]
+        plats = self._platforms(self.layout.decode(obs[: self.layout.obs_size]))
         candidates = [own]
         for mode in ("up", "landing"):
             scores = self.build_scores(builds, plats, mode)
