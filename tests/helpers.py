@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
+import os
 import random
+import signal
+import subprocess
+import time
 import warnings
 from pathlib import Path
 
@@ -22,6 +27,37 @@ def load_benchmark(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def rows(path: Path) -> list[dict]:
+    """A run's CSV log as dicts, one per row."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def sigkill_past_a_checkpoint(cmd: list[str], run_dir: Path, log: Path,
+                              timeout: float = 180.0) -> int:
+    """Start the run ``cmd`` (checkpoints under ``run_dir``), SIGKILL it once it has logged
+    a row to ``log`` past a checkpoint after the first (the rows a resumed session must
+    drop), and return that checkpoint's step."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    pointer = run_dir / "checkpoints" / "latest.json"
+
+    def logged_past_the_checkpoint() -> bool:
+        try:
+            at = json.loads(pointer.read_text())["step"]
+            return at > 0 and any(int(r["step"]) > at for r in rows(log))
+        except (OSError, ValueError, KeyError):
+            return False
+
+    deadline = time.time() + timeout
+    while not logged_past_the_checkpoint() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stderr.close()
+    return json.loads(pointer.read_text())["step"]
 
 
 def random_playout(state, rng: random.Random, max_steps: int = 100_000):

@@ -4,14 +4,9 @@ with SIGKILL resumes without duplicate rows, and Ray labels as a local run does.
 
 from __future__ import annotations
 
-import csv
 import json
-import os
 import random
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +22,7 @@ from catzoo.training import config as config_mod
 from catzoo.training import expert, ppo
 from catzoo.training.checkpoint import load_policy
 from catzoo.training.expert import Position, label_positions, targets
+from tests.helpers import rows, sigkill_past_a_checkpoint
 
 ROOT = Path(__file__).resolve().parent.parent
 SEARCH = {"determinizations": 3, "horizon": "deal", "playouts": 2, "mix": 0.5}
@@ -36,11 +32,6 @@ TINY = ["vector.num_envs=16", "ppo.rollout_steps=8", "ppo.num_minibatches=2", "p
         "expert.batch=8", "expert.minibatch=16", "expert.value_coef=0",
         "expert.search_options={determinizations: 3, horizon: deal, playouts: 2, mix: 0.5}"]
 CARD_GAMES = ["cat_in_the_box", "lunar", "catsle_builders", "cat_tree"]
-
-
-def rows(path: Path) -> list[dict]:
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def positions_of(game: str, n: int, count: int, seed: int = 3) -> list[Position]:
@@ -196,23 +187,8 @@ def test_sigkill_mid_run_then_resume_without_duplicate_rows(tmp_path):
            "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
            "--no-progress", "--steps", "3000", "--set", "env.num_players=2",
            *[a for o in TINY for a in ("--set", o)]]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    pointer, log = run / "checkpoints" / "latest.json", run / "logs" / "expert.csv"
-
-    def logged_past_the_checkpoint() -> bool:
-        try:
-            at = json.loads(pointer.read_text())["step"]
-            return at > 0 and any(int(r["step"]) > at for r in rows(log))
-        except (OSError, ValueError, KeyError):
-            return False
-
-    deadline = time.time() + 240
-    while not logged_past_the_checkpoint() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    killed_at = json.loads(pointer.read_text())["step"]
+    log = run / "logs" / "expert.csv"
+    killed_at = sigkill_past_a_checkpoint(cmd, run, log, timeout=240)
     labels_then = json.loads((run / "checkpoints" / f"step_{killed_at:010d}" / "policy" /
                               "policy.json").read_text())["expert"]["labels"]
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0

@@ -4,13 +4,8 @@ duplicate log rows after a resume; a finished run resumed does nothing."""
 
 from __future__ import annotations
 
-import csv
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +19,7 @@ from catzoo.policies.match import play_match
 from catzoo.training import config as config_mod
 from catzoo.training import load_policy
 from catzoo.training.ppo import resume, train
+from tests.helpers import rows, sigkill_past_a_checkpoint
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["network.hidden=[16]", "vector.num_envs=16", "vector.threads=1", "torch_threads=1",
@@ -35,11 +31,6 @@ CARD_GAMES = [g for g in sorted(GAMES) if g != "ledges"]
 
 def quiet(*_args):
     pass
-
-
-def rows(path: Path) -> list[dict]:
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 @pytest.mark.parametrize("game", CARD_GAMES)
@@ -79,24 +70,9 @@ def test_sigkill_mid_run_then_resume_reaches_the_target_without_duplicate_rows(t
            "--config", str(ROOT / "configs" / "cat_in_the_box.yaml"), "--run-dir", str(run),
            "--no-progress", "--steps", "6000", "--set", "env.num_players=2",
            "--set", "eval.interval=500", *[a for o in TINY for a in ("--set", o)]]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    pointer, log = run / "checkpoints" / "latest.json", run / "logs" / "train.csv"
-
-    def logged_past_the_checkpoint() -> bool:
-        # killed once it logged past its checkpoint: the resumed session must drop those rows
-        try:
-            at = json.loads(pointer.read_text())["step"]
-            return any(int(r["step"]) > at for r in rows(log))
-        except (OSError, ValueError, KeyError):
-            return False
-
-    deadline = time.time() + 180
-    while not logged_past_the_checkpoint() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    killed_at = json.loads(pointer.read_text())["step"]
+    log = run / "logs" / "train.csv"
+    killed_at = sigkill_past_a_checkpoint(cmd, run, log)
+    pointer = run / "checkpoints" / "latest.json"
     assert 0 < killed_at < 6000
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0
     final = json.loads(pointer.read_text())["step"]
