@@ -27,7 +27,6 @@ network's sha256 they were measured on; after new networks ship, run this again.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -115,17 +114,8 @@ def oracle_figures(policy: str) -> dict:
             "bar": ORACLE_BAR, "met": mean / 100 >= ORACLE_BAR}
 
 
-def network_hash(game: str, players: int) -> str | None:
-    """The sha256 of the weights best searches over: its network_dir's, else the shipped."""
-    from catzoo.policies.best import network_dir, read, shipped_root
-
-    folder = network_dir(read(game, players)) or shipped_root() / game / f"{players}p"
-    path = folder / "policy.safetensors"
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
-
-
 def write(t: Table, figure: dict) -> None:
-    from catzoo.policies.best import path_of
+    from catzoo.policies.best import network_sha256, path_of
     from catzoo.training.checkpoint import atomic_write_text
 
     path = path_of(t.game, t.players)
@@ -134,7 +124,7 @@ def write(t: Table, figure: dict) -> None:
     if record["network"]:
         # Each figure names the network it was measured on: a network shipped since leaves
         # the older figures standing, marked as another network's.
-        figure = {**figure, "network_sha256": network_hash(t.game, t.players)}
+        figure = {**figure, "network_sha256": network_sha256(record)}
     record["figures"] = [*kept, figure]
     atomic_write_text(path, json.dumps(record, indent=1) + "\n")
     print(f"wrote {path}")

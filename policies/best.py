@@ -21,6 +21,7 @@ one is an error naming the file, and touches nothing else: ``shipped`` loads as 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from importlib import resources
@@ -194,6 +195,15 @@ def network_dir(record: Mapping, root: Path | None = None) -> Path | None:
                         f"{count / FILE} names the network {folder}, which has no "
                         "policy.json (reinstall CatZoo)")
     return folder
+
+
+def network_sha256(record: Mapping, root: Path | None = None) -> str | None:
+    """The sha256 of the weights ``best`` searches over (the record's network_dir, else the
+    shipped network of its count), as each of its figures names them (``network_sha256``):
+    a figure naming other weights was played over a network ``best`` no longer uses."""
+    folder = network_dir(record, root) or path_of(record["game"], record["num_players"], root).parent
+    path = folder / "policy.safetensors"
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 class BestPolicy(Policy):

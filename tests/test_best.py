@@ -161,6 +161,18 @@ def test_best_can_search_over_a_network_other_than_the_shipped_one():
     assert fallback.spec == f"{record['fallback']}:seconds=0.1"
 
 
+@pytest.mark.parametrize(("game", "n"), EVERY)
+def test_every_figure_of_best_was_played_over_the_network_it_plays_now(game, n):
+    """Shipping a network that best searches over leaves its figures another network's:
+    then they are measured again, or best keeps the old weights in a network_dir."""
+    record = B.read(game, n)
+    weights = B.network_sha256(record)
+    named = [f.get("network_sha256") for f in record.get("figures", [])]
+    if record["network"]:
+        assert named and weights is not None and None not in named
+    assert all(h == weights for h in named if h is not None), (game, n)
+
+
 def test_best_loads_the_network_it_searches_over_once(monkeypatch):
     """Checking that the network fits the table is loading it: one load, not two."""
     from catzoo.policies import registry
