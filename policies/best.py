@@ -21,7 +21,6 @@ one is an error naming the file, and touches nothing else: ``shipped`` loads as 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from importlib import resources
@@ -198,12 +197,14 @@ def network_dir(record: Mapping, root: Path | None = None) -> Path | None:
 
 
 def network_sha256(record: Mapping, root: Path | None = None) -> str | None:
-    """The sha256 of the weights ``best`` searches over (the record's network_dir, else the
-    shipped network of its count), as each of its figures names them (``network_sha256``):
-    a figure naming other weights was played over a network ``best`` no longer uses."""
+    """The weights ``best`` searches over (the record's network_dir, else the shipped network
+    of its count), named as each of its figures names them (``network_sha256``): a figure
+    naming other weights was played over a network ``best`` no longer uses. The name is the
+    checkpoint's own ``weights_sha256``, which loading it checks against the weights."""
+    from catzoo.training.checkpoint import read_meta
+
     folder = network_dir(record, root) or path_of(record["game"], record["num_players"], root).parent
-    path = folder / "policy.safetensors"
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    return read_meta(folder)["weights_sha256"] if (folder / "policy.json").is_file() else None
 
 
 class BestPolicy(Policy):
