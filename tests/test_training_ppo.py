@@ -18,7 +18,7 @@ from catzoo.games.registry import GAMES
 from catzoo.policies.match import play_match
 from catzoo.training import config as config_mod
 from catzoo.training import load_policy
-from catzoo.training.ppo import resume, train
+from catzoo.training.ppo import RunError, resume, train
 from tests.helpers import rows, sigkill_past_a_checkpoint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,3 +194,50 @@ def test_the_learners_sampler_never_picks_a_masked_action_even_on_a_zero_draw():
     picks = gumbel_max(row, torch.rand(row.shape, generator=torch.Generator().manual_seed(0)))
     share = np.bincount(picks.numpy(), minlength=4) / picks.numel()
     np.testing.assert_allclose(share, torch.softmax(row[0], 0).numpy(), atol=0.01)
+
+
+def test_a_run_from_a_checkpoint_starts_from_its_actor_and_names_its_weights(tmp_path):
+    """network.init: the actor starts as the checkpoint's, its CPU seconds count in the run's,
+    and the run names the weights it started from by their sha256, which a resume keeps
+    even when the folder it named holds other weights by then (as `shipped` does after a
+    release)."""
+    import shutil
+
+    from safetensors.numpy import load_file
+
+    def tiny(seed: int, *more: str) -> list[str]:
+        return [*TINY, "env.num_players=2", f"seed={seed}", *more]
+
+    first, other = (train(config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                                          tiny(seed, "total_steps=300")),
+                          tmp_path / f"start{seed}", progress=False, log=quiet)
+                    for seed in (0, 1))
+    start = tmp_path / "start"
+    shutil.copytree(first, start)
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             tiny(2, f"network.init={start}", "total_steps=300"))
+    path = train(config, tmp_path / "run", progress=False, log=quiet)
+    started = load_policy(first).meta
+    meta = load_policy(path).meta
+    assert meta["init"] == str(start) and meta["init_weights_sha256"] == started["weights_sha256"]
+    assert meta["cpu_seconds"] >= started["cpu_seconds"]
+    step0 = load_file(tmp_path / "run" / "league" / "s0000000000" / "policy.safetensors")
+    for name, tensor in load_file(first / "policy.safetensors").items():
+        np.testing.assert_array_equal(step0[name], tensor)
+    shutil.rmtree(start)
+    shutil.copytree(other, start)  # the folder network.init names, other weights by now
+    resume(tmp_path / "run", ["total_steps=600"], progress=False, log=quiet)
+    meta = load_policy(tmp_path / "run" / "policy").meta
+    assert meta["steps"] >= 600 and meta["init_weights_sha256"] == started["weights_sha256"]
+
+
+def test_a_forged_start_in_a_checkpoint_is_refused_by_name(tmp_path):
+    config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                             [*TINY, "env.num_players=2", "total_steps=300"])
+    train(config, tmp_path / "run", progress=False, log=quiet)
+    latest = json.loads((tmp_path / "run" / "checkpoints" / "latest.json").read_text())
+    state = tmp_path / "run" / "checkpoints" / latest["dir"] / "state.json"
+    state.write_text(json.dumps({**json.loads(state.read_text()),
+                                 "init_weights_sha256": "<script>"}))
+    with pytest.raises(RunError, match="init_weights_sha256 is not a sha256"):
+        resume(tmp_path / "run", ["total_steps=600"], progress=False, log=quiet)

@@ -341,6 +341,17 @@ def explained_variance(b: dict[str, torch.Tensor]) -> float:
 
 
 # --- a session of a run ------------------------------------------------------------------------------
+def init_sha256_of(info: dict, ckpt: Path | None) -> str | None:
+    """The sha256 of the weights a resumed run started from, as its checkpoint's state.json
+    keeps it (None: fresh weights, or a checkpoint written before runs kept it)."""
+    sha = info.get("init_weights_sha256")
+    if sha is not None and not (isinstance(sha, str) and len(sha) == 64
+                                and all(c in "0123456789abcdef" for c in sha)):
+        raise RunError(f"checkpoint {str(ckpt)!r}: init_weights_sha256 is not a sha256 "
+                       f"(64 hexadecimal digits), got {sha!r:.80}")
+    return sha
+
+
 class Trainer:
     """One session of a run: ``run`` sets up (new, or from the last checkpoint), then
     iterates rollout -> advantages -> update -> expert iteration -> log, with the league,
@@ -427,6 +438,11 @@ class Trainer:
         init = self.initial_policy() if state is None else None
         cpu_before = (info.get("cpu_seconds", 0.0) if init is None
                       else float(init.meta.get("cpu_seconds", 0.0)))
+        # The weights the run started from, by their sha256: network.init names a folder or
+        # `shipped`, which another machine may lack or a later release may hold other weights
+        # under; kept in every checkpoint so that a resumed run names the same ones.
+        self.init_sha256 = (init.meta["weights_sha256"] if init is not None
+                            else init_sha256_of(info, ckpt))
         _, seed = self.run_dir.begin_session(info.get("step", 0), cpu_before,
                                              vector_seed=lambda s: s)
         self.vg = vector.make(game, num_envs=cfg["vector"]["num_envs"], num_players=n,
@@ -547,8 +563,9 @@ class Trainer:
             save_trainer_state(tmp, state)
             save_policy(tmp / "policy", self.net.actor.weights(), self.meta(self.last_eval))
 
+        extra = {} if self.init_sha256 is None else {"init_weights_sha256": self.init_sha256}
         self.run_dir.write_checkpoint(self.step, write, {"rollouts": self.rollouts,
-                                                        "time": time.time()})
+                                                        "time": time.time(), **extra})
 
     # --- what runs between iterations ----------------------------------------------------------
     def between_iterations(self) -> None:
@@ -574,6 +591,8 @@ class Trainer:
         extra = {"zero_sum": self.cfg["ppo"]["zero_sum"]}  # learned as margins over the table
         if self.cfg["network"]["init"]:
             extra["init"] = self.cfg["network"]["init"]  # its CPU seconds are in cpu_seconds
+        if self.init_sha256 is not None:
+            extra["init_weights_sha256"] = self.init_sha256
         if self.expert is not None:
             extra["expert"] = self.expert.meta()
         return self.run_dir.policy_meta(self.step, self.vg.obs_size, self.vg.num_actions,
