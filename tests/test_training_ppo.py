@@ -241,3 +241,13 @@ def test_a_forged_start_in_a_checkpoint_is_refused_by_name(tmp_path):
                                  "init_weights_sha256": "<script>"}))
     with pytest.raises(RunError, match="init_weights_sha256 is not a sha256"):
         resume(tmp_path / "run", ["total_steps=600"], progress=False, log=quiet)
+
+
+def test_the_same_seed_trains_the_same_weights_and_another_seed_others(tmp_path):
+    def weights(seed: int, run: str) -> str:
+        config = config_mod.load(ROOT / "configs" / "cat_in_the_box.yaml",
+                                 [*TINY, "env.num_players=2", "total_steps=300", f"seed={seed}"])
+        return load_policy(train(config, tmp_path / run, progress=False, log=quiet)).meta[
+            "weights_sha256"]
+
+    assert weights(0, "a") == weights(0, "b") != weights(1, "c")

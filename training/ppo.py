@@ -456,8 +456,10 @@ class Trainer:
         self.inputs = inputs
         D = self.vg.obs_size + features.width(feature_set, n)
         net_cfg = cfg["network"]
-        self.net = ActorCritic(D, self.vg.num_actions, net_cfg["hidden"], net_cfg["activation"],
-                               net_cfg["critic"])
+        with torch.random.fork_rng(devices=[]):  # the run's seed draws its first weights,
+            torch.manual_seed(seed)              # and the caller's torch RNG is left as it was
+            self.net = ActorCritic(D, self.vg.num_actions, net_cfg["hidden"],
+                                   net_cfg["activation"], net_cfg["critic"])
         if init is not None:
             with torch.no_grad():  # the actor starts as the checkpoint's; the critic afresh
                 for mine, theirs in zip(self.net.actor.tensors(), init.actor.tensors()):
