@@ -11,8 +11,9 @@ DEMO := runs/demo-$(shell date +%Y%m%d-%H%M%S)
 
 .PHONY: run show test bench clean
 
-# The compiled rules cores are built at install: editing one installs again.
-$(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.pxi)
+# The compiled rules cores (and the CATsle heuristic's estimates) are built at install:
+# editing one installs again.
+$(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.pxi policies/*/*.pyx)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
 	touch $(STAMP)

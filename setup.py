@@ -53,6 +53,9 @@ CORES = [
     ("catzoo.games.lunar.core", "games/lunar/core.pyx"),
     ("catzoo.games.catsle_builders.core", "games/catsle_builders/core.pyx"),
     ("catzoo.games.cat_tree.core", "games/cat_tree/core.pyx"),
+    # not rules: the CATsle Builders heuristic's estimates, which search rollouts and the
+    # batched trainer compute at every step (the module's docstring says why in C)
+    ("catzoo.policies.heuristics.catsle_estimates", "policies/heuristics/catsle_estimates.pyx"),
 ]
 # -O3: the cores' step loops are the batched engine's whole cost (setuptools' default is -O2
 # from Python's build flags; a later flag wins). -fopenmp: batch.pxi's prange splits the

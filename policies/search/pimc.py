@@ -18,7 +18,9 @@ the other players' mean (in team games the scores are the teams'), what the move
 on the table. The rollouts then cost a round, not the rest of the game. In the arena's
 tables (s/move, same run): in Lunar (4 players) a move of 16 re-deals takes about a third
 of ``ismcts:iterations=200``'s time, in CATsle Builders (4 players) one of 8 about 2.3
-times it, since that network reads the heuristic's estimates, computed at every step.
+times it, since that network reads the heuristic's estimates, computed at every step
+(measured with the estimates in numpy; in C since, about 1.5 times the re-deals fit in a
+time budget at 3 players: benchmarks/catsle_estimates_speed.py).
 
 Against ISMCTS, which grows a tree over its 200 re-deals but values leaves by uniformly
 random playouts, this searches one move deep and values it by the policy's own play (GIB
