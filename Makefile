@@ -13,7 +13,7 @@ DEMO := runs/demo-$(shell date +%Y%m%d-%H%M%S)
 
 # The compiled rules cores (and the CATsle heuristic's estimates) are built at install:
 # editing one installs again.
-$(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.pxi policies/*/*.pyx)
+$(STAMP): pyproject.toml setup.py $(wildcard games/*.pyx games/*/*.pyx games/*.pxi games/*/*.pxi policies/*/*.pyx)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
 	touch $(STAMP)

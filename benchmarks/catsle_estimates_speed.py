@@ -18,7 +18,7 @@ import argparse
 import random
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -80,18 +80,13 @@ def redeals_per_move(seconds: float, count: int) -> list[float]:
     for numpy in (True, False):
         bot = make_policy(spec, "catsle_builders", 3, seed=0)
         done = []
-        with budget.use_clock("cpu"), (numpy_estimates() if numpy else _nothing()):
+        with budget.use_clock("cpu"), (numpy_estimates() if numpy else nullcontext()):
             for state, p in found:
                 bot.act({"observation": state.observation(p), "action_mask": state.legal_mask()},
                         state=state, player=p)
                 done.append(bot.last_determinizations)
         out.append(float(np.mean(done)))
     return out
-
-
-@contextmanager
-def _nothing():
-    yield
 
 
 def main() -> None:

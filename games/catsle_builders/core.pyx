@@ -31,34 +31,7 @@ from libc.string cimport memcpy, memset
 
 include "../mt19937.pxi"
 include "../core_common.pxi"  # CoreEvent (GAME_OVER, DEALT), standing_returns
-
-
-# The game's constants, exported to Python (state.py, layout.py, options.py, the
-# heuristic and the views import them from here).
-cpdef enum:
-    NUM_SUITS = 5
-    VALUES = 12
-    NUM_CARDS = 60
-    NUM_ROUNDS = 3          # [S] the full game; "single" plays one
-    MIN_PLAYERS = 3
-    MAX_PLAYERS = 5
-    # phases
-    PLAY = 0
-    TAKE = 1
-    COLUMN = 2
-    NUM_PHASES = 3
-    # the flat action space
-    PLAY_BASE = 0
-    TAKE_BASE = 60
-    COLUMN_BASE = 120
-    NUM_ACTIONS = 125
-    MAX_COLUMNS = 5         # 4 limited columns at most, then the 0 column
-    # observation blocks (layout.py): a column is suit one-hot, cards / 5, room / 5,
-    # limit / 5; a card is suit one-hot then value one-hot; a rating is one-hot
-    COLUMN_FEATURES = 8
-    BOARD_FEATURES = 40
-    CARD_FEATURES = 17
-    RANK_FEATURES = 5
+include "constants.pxi"  # the game's constants, exported to Python too
 
 cdef enum:
     MAX_ACTIONS = 125
@@ -67,10 +40,6 @@ cdef enum:
     MAX_HAND = 20           # hand_size * players <= 60, at least 3 players
     MAX_RUNS = 40           # contiguous runs of a view in the master vector
     NOBODY = -1
-    F_COUNT = NUM_SUITS     # offsets inside a column's features
-    F_ROOM = NUM_SUITS + 1
-    F_LIMIT = NUM_SUITS + 2
-    F_VALUE = NUM_SUITS     # offset of the value one-hot inside a card's features
 
 cdef uint64_t ONE = 1
 cdef uint64_t SUIT_BITS = (ONE << VALUES) - 1

@@ -17,14 +17,7 @@ from libc.math cimport pow, rint
 
 import numpy as np
 
-cdef enum:
-    SUITS = 5
-    VALUES = 12
-    CARDS = 60
-    COLUMNS = 5
-    COLUMN_FEATURES = 8
-    CARD_FEATURES = 17
-    MAX_SEATS = 5
+include "../../games/catsle_builders/constants.pxi"  # NUM_CARDS, VALUES, the layout's sizes
 
 
 cdef inline double _pow(double x, long k) noexcept nogil:
@@ -44,24 +37,24 @@ cdef void _suit_values(const float[:, :] board, double perfect_step, double* out
     cdef int c, s, column
     cdef bint free_limited = False, empty, held
     cdef double cnt, lim
-    for c in range(COLUMNS):
+    for c in range(MAX_COLUMNS):
         empty = True
-        for s in range(SUITS):
+        for s in range(NUM_SUITS):
             if board[c, s] > 0:
                 empty = False
-        if empty and rint(<double>board[c, 7] * 5) > 0:
+        if empty and rint(<double>board[c, F_LIMIT] * 5) > 0:
             free_limited = True
-    for s in range(SUITS):
+    for s in range(NUM_SUITS):
         held, column = False, 0
-        for c in range(COLUMNS):
+        for c in range(MAX_COLUMNS):
             if board[c, s] > 0:
                 held, column = True, c
                 break
         if not held:
             out[s] = 1.0 if free_limited else -1.0
             continue
-        cnt = rint(<double>board[column, 5] * 5)
-        lim = rint(<double>board[column, 7] * 5)
+        cnt = rint(<double>board[column, F_COUNT] * 5)
+        lim = rint(<double>board[column, F_LIMIT] * 5)
         if cnt < lim:
             out[s] = 1.0 + (perfect_step if cnt + 1 == lim else 0.0)
         elif cnt == lim and lim > 0:
@@ -74,7 +67,7 @@ def suit_values(board, double perfect_step):
     """(B, 5) float64: the value of one more card of each suit for own boards
     ``(B, 5 columns, 8)``; a column made exactly full earns ``perfect_step`` more."""
     cdef const float[:, :, :] b = np.ascontiguousarray(board, dtype=np.float32)
-    out = np.empty((b.shape[0], SUITS))
+    out = np.empty((b.shape[0], NUM_SUITS))
     cdef double[:, :] o = out
     cdef Py_ssize_t r
     for r in range(b.shape[0]):
@@ -95,31 +88,31 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
     core's trick rating ``card_key(card, led, position)`` as a table; ``comb[m, k]`` m
     choose k; ``perfect_step`` and ``shed`` the bot's constants (``catsle_builders``)."""
     cdef Py_ssize_t B = board.shape[0], r
-    suit_out = np.zeros((B, SUITS))
-    beat_out = np.zeros((B, CARDS))
-    play_out = np.zeros((B, CARDS))
+    suit_out = np.zeros((B, NUM_SUITS))
+    beat_out = np.zeros((B, NUM_CARDS))
+    play_out = np.zeros((B, NUM_CARDS))
     unknown_out = np.zeros(B)
     cdef double[:, :] sv = suit_out, bt = beat_out, pl = play_out
     cdef double[:] uk = unknown_out
-    cdef int take_count[MAX_SEATS]
+    cdef int take_count[MAX_PLAYERS]
     cdef int ranks = len(takes), i
     for i in range(ranks):
         take_count[i] = takes[i]
-    cdef bint unseen[CARDS]
-    cdef double values[SUITS]
-    cdef double p_led[SUITS][VALUES]
-    cdef double p_off[SUITS][VALUES]
-    cdef double by_suit[SUITS][VALUES]
-    cdef double at_least_suit[SUITS][VALUES + 1]
+    cdef bint unseen[NUM_CARDS]
+    cdef double values[NUM_SUITS]
+    cdef double p_led[NUM_SUITS][VALUES]
+    cdef double p_off[NUM_SUITS][VALUES]
+    cdef double by_suit[NUM_SUITS][VALUES]
+    cdef double at_least_suit[NUM_SUITS][VALUES + 1]
     cdef double at_least_all[VALUES]
-    cdef double suit_total[SUITS]
-    cdef double has_led[SUITS]
-    cdef int lead[CARDS]
-    cdef bint played[MAX_SEATS]
-    cdef int other[MAX_SEATS]
-    cdef int other_pos[MAX_SEATS]
-    cdef double pool[MAX_SEATS]
-    cdef double outcome[SUITS][MAX_SEATS]
+    cdef double suit_total[NUM_SUITS]
+    cdef double has_led[NUM_SUITS]
+    cdef int lead[NUM_CARDS]
+    cdef bint played[MAX_PLAYERS]
+    cdef int other[MAX_PLAYERS]
+    cdef int other_pos[MAX_PLAYERS]
+    cdef double pool[MAX_PLAYERS]
+    cdef double outcome[NUM_SUITS][MAX_PLAYERS]
     cdef int s, v, c, j, a, best_j, position, later, led_suit, lead_leader, stronger, extra
     cdef int before, rank, cs
     cdef double total, unknown, safe_total, hand_size, off, x, opt, pess, prob, beat, miss, best
@@ -129,10 +122,10 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
     with nogil:
         for r in range(B):
             _suit_values(board[r], perfect_step, values)
-            for s in range(SUITS):
+            for s in range(NUM_SUITS):
                 sv[r, s] = values[s]
             total, unknown = 0.0, 0.0
-            for c in range(CARDS):
+            for c in range(NUM_CARDS):
                 unseen[c] = c < num_suits * VALUES and hand[r, c] <= 0 and seen[r, c] <= 0
                 if unseen[c]:
                     total += 1
@@ -148,23 +141,16 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                         played[j] = True
                 if played[j]:
                     later -= 1
-            led_suit = -1
-            for s in range(SUITS):
-                if led[r, s] != 0:
-                    led_suit = s  # the first nonzero, as argmax over a one-hot
-                    break
-            if led_suit >= 0:
-                # argmax: the first largest
-                best_j, best = 0, led[r, 0]
-                for s in range(1, SUITS):
-                    if led[r, s] > best:
-                        best_j, best = s, led[r, s]
-                led_suit = best_j
-            for c in range(CARDS):
+            # the led suit (the first largest of its one-hot), -1 before a card is led
+            led_suit, best = -1, 0.0
+            for s in range(NUM_SUITS):
+                if led[r, s] != 0 and (led_suit < 0 or led[r, s] > best):
+                    led_suit, best = s, led[r, s]
+            for c in range(NUM_CARDS):
                 lead[c] = led_suit if led_suit >= 0 else c // VALUES
             # The chance that one later player's card beats each card (docstring of
             # catsle_builders._beat_chance).
-            for s in range(SUITS):
+            for s in range(NUM_SUITS):
                 suit_total[s] = 0.0
                 at_least_suit[s][VALUES] = 0.0
                 for v in range(VALUES):
@@ -174,12 +160,12 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                     at_least_suit[s][v] = at_least_suit[s][v + 1] + by_suit[s][v]
             for v in range(VALUES):
                 at_least_all[v] = 0.0
-                for s in range(SUITS):
+                for s in range(NUM_SUITS):
                     at_least_all[v] += at_least_suit[s][v]
             safe_total = total if total > 1 else 1.0
             hs = tricks_left[r] * <float>16.0
             hand_size = <double>hs if hs > 1 else 1.0
-            for s in range(SUITS):
+            for s in range(NUM_SUITS):
                 has_led[s] = 1.0 - pow(1.0 - suit_total[s] / safe_total, hand_size)
                 off = total - suit_total[s]
                 for v in range(VALUES):
@@ -190,7 +176,7 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                     x = ((at_least_all[v] - at_least_suit[s][v]) / (off if off > 1 else 1.0)
                          if off > 0 else 0.0)
                     p_off[s][v] = has_led[s] + (1.0 - has_led[s]) * x
-            for c in range(CARDS):
+            for c in range(NUM_CARDS):
                 if total <= 0 or later <= 0:
                     bt[r, c] = 0.0
                 elif c // VALUES == lead[c]:
@@ -207,19 +193,19 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
             position = 0
             for j in range(n - 1):
                 best_j, best = 0, trick[r, j, 0]
-                for a in range(1, SUITS):
+                for a in range(1, NUM_SUITS):
                     if trick[r, j, a] > best:
                         best_j, best = a, trick[r, j, a]
                 s = best_j
-                best_j, best = 0, trick[r, j, SUITS]
+                best_j, best = 0, trick[r, j, F_VALUE]
                 for a in range(1, VALUES):
-                    if trick[r, j, SUITS + a] > best:
-                        best_j, best = a, trick[r, j, SUITS + a]
+                    if trick[r, j, F_VALUE + a] > best:
+                        best_j, best = a, trick[r, j, F_VALUE + a]
                 other[j] = s * VALUES + best_j
                 other_pos[j] = ((j + 1 - lead_leader) % n + n) % n
                 if played[j]:
                     position += 1
-            for s in range(SUITS):
+            for s in range(NUM_SUITS):
                 # the trick's values, own card first, sorted high to low (insertion sort)
                 pool[0] = values[s]
                 for j in range(n - 1):
@@ -240,7 +226,7 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                             pess = pess + pool[before + i]
                         outcome[s][rank] = 0.5 * (opt + pess)
                     before += take_count[rank]
-            for c in range(CARDS):
+            for c in range(NUM_CARDS):
                 cs = c // VALUES
                 mine = key[c, lead[c], position]
                 stronger = 0
