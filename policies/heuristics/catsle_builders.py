@@ -57,7 +57,7 @@ TIE = 1e-9  # scores this close count as equal; the seeded generator breaks the 
 # The compiled core's trick rating, card_key(card, led, position), as a table to index
 # arrays with: the rule has one source.
 KEY = np.array([[[card_key(c, led, pos) for pos in range(MAX_PLAYERS)]
-                 for led in range(NUM_SUITS)] for c in range(NUM_CARDS)])
+                 for led in range(NUM_SUITS)] for c in range(NUM_CARDS)], dtype=np.int64)
 COMB = np.array([[comb(m, k) for k in range(MAX_PLAYERS)] for m in range(MAX_PLAYERS)],
                 dtype=np.float64)  # COMB[m, k]: m choose k
 

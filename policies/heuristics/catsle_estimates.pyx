@@ -14,6 +14,7 @@ the vectorised formulas of the bot's description on random legal play.
 """
 
 from libc.math cimport pow, rint
+from libc.stdint cimport int64_t
 
 import numpy as np
 
@@ -78,7 +79,7 @@ def suit_values(board, double perfect_step):
 def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:, :] seen,
               const float[:, :, :] trick, const float[:, :] led, const float[:, :] leader,
               const float[:] tricks_left, const unsigned char[:] play_rows, int n,
-              int num_suits, tuple takes, const long[:, :, :] key, const double[:, :] comb,
+              int num_suits, tuple takes, const int64_t[:, :, :] key, const double[:, :] comb,
               double perfect_step, double shed):
     """The bot's estimates of every row: ``(suit_value (B, 5), beat (B, 60), play (B, 60),
     unknown (B,))``, ``play`` only for rows flagged in ``play_rows`` (0 elsewhere).
@@ -118,7 +119,7 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
     cdef double total, unknown, safe_total, hand_size, off, x, opt, pess, prob, beat, miss, best
     cdef double expected, term
     cdef float hs
-    cdef long mine
+    cdef int64_t mine
     with nogil:
         for r in range(B):
             _suit_values(board[r], perfect_step, values)
@@ -148,8 +149,8 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                     led_suit, best = s, led[r, s]
             for c in range(NUM_CARDS):
                 lead[c] = led_suit if led_suit >= 0 else c // VALUES
-            # The chance that one later player's card beats each card (docstring of
-            # catsle_builders._beat_chance).
+            # The chance that one later player's card beats each card (``beat`` in the
+            # docstring of catsle_builders.estimates).
             for s in range(NUM_SUITS):
                 suit_total[s] = 0.0
                 at_least_suit[s][VALUES] = 0.0
@@ -185,7 +186,7 @@ def estimates(const float[:, :, :] board, const float[:, :] hand, const float[:,
                     bt[r, c] = p_off[lead[c]][c % VALUES]
             if not play_rows[r]:
                 continue
-            # The expected value taken after playing each card (catsle_builders._expected).
+            # The expected value taken after playing each card (``play`` there).
             lead_leader, best = 0, leader[r, 0]
             for j in range(1, n):
                 if leader[r, j] > best:
