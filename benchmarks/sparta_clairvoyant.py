@@ -14,9 +14,7 @@ over the same blueprint would.
 It prints, on the reference deals (``catzoo oracle``'s, against their best-known plans),
 the clairvoyant search over each ``--blueprint`` and, beside it in the same run, SPARTA
 as ``best:cat_tree`` plays (``--seconds`` a move on the thread's CPU clock; 0 skips it).
-``--reply 6`` adds the one-ply search with ``sparta``'s reply search (``reply=K``: the
-partner's answer to a placement, and the placements after the order, taken as their own
-searches would take them). ``--depth 2 3`` adds deeper clairvoyant searches over the shipped blueprint: each of the
+``--depth 2 3`` adds deeper clairvoyant searches over the shipped blueprint: each of the
 player's next ``depth - 1`` own decisions in a move's rollout is itself chosen by the
 one-ply clairvoyant search (the ``sparta`` bot itself; ``Deeper``), every other decision
 is the blueprint's:
@@ -131,13 +129,10 @@ def main(argv=None) -> int:
                         help="repeated: the rollout policy (default shipped)")
     parser.add_argument("--depth", type=int, nargs="*", default=[],
                         help="deeper clairvoyant searches over the shipped blueprint (2, 3, ...)")
-    parser.add_argument("--reply", type=int, nargs="*", default=[],
-                        help="also the one-ply search with sparta's reply=K (shipped blueprint)")
     parser.add_argument("--seconds", type=float, default=0.25,
                         help="best:cat_tree's budget beside it (0: not played)")
     args = parser.parse_args(argv)
     specs = [f"{ONE_PLY},policy={b}" for b in (args.blueprint or ["shipped"])]
-    specs += [f"{ONE_PLY},reply={k}" for k in args.reply]
     with clairvoyant():
         report = oracle_report(specs, deals=args.deals)
     print("one-ply search told every hidden card (its re-deal the true game):")

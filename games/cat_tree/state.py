@@ -94,12 +94,6 @@ class CatTreeState(CompiledState):
     def legal_actions(self) -> list[int]:
         return self._core.legal_actions()
 
-    def open_decision(self) -> bool:
-        """Whether the decision to make now is made in the open: the placing order and the
-        placements follow the reveal, so both partners see the position they are made from
-        (save each one's past discards); a keep is made from a hand the partner never sees."""
-        return not self.is_terminal() and self.phase != KEEP
-
     # --- results (scores, returns: the core's; the shared score, and for both partners
     # the final score / 100) ------------------------------------------------------------
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -140,19 +140,13 @@ class PIMCPolicy(Policy):
                budget: Budget | None = None) -> dict[int, float]:
         """Each legal action's mean rollout value for ``player``: over ``determinizations``
         re-deals, or over as many as ``budget`` allows (at least one chunk)."""
-        return self.budgeted(lambda size: self._chunk(state, player, legal, rollout, size), budget)
-
-    def budgeted(self, chunk, budget: Budget | None = None) -> dict:
-        """The means ``chunk(size)`` returns (key -> mean over ``size`` re-deals), over
-        ``determinizations`` re-deals, or over as many as ``budget`` allows, drawn in chunks
-        (at least one)."""
         if budget is None or budget.deadline is None:
             self.last_determinizations = self.determinizations
-            return chunk(self.determinizations)
-        totals: dict = {}
-        done, size_next, spent = 0, FIRST_CHUNK, 0.0
+            return self._chunk(state, player, legal, rollout, self.determinizations)
+        totals = dict.fromkeys(legal, 0.0)
+        done, chunk, spent = 0, FIRST_CHUNK, 0.0
         while done < self.determinizations:
-            size = min(size_next, self.determinizations - done)
+            size = min(chunk, self.determinizations - done)
             if done:
                 per_redeal = spent / done
                 left = budget.deadline - budget.clock()
@@ -161,13 +155,13 @@ class PIMCPolicy(Policy):
                 if size < 1:
                     break
             start = budget.clock()
-            for key, v in chunk(size).items():
-                totals[key] = totals.get(key, 0.0) + v * size
+            for a, v in self._chunk(state, player, legal, rollout, size).items():
+                totals[a] += v * size
             spent += budget.clock() - start
             done += size
-            size_next = min(2 * size_next, LARGEST_CHUNK)
+            chunk = min(2 * chunk, LARGEST_CHUNK)
         self.last_determinizations = done
-        return {key: t / done for key, t in totals.items()}
+        return {a: t / done for a, t in totals.items()}
 
     def _chunk(self, state, player: int, legal: list[int], rollout: Policy,
                determinizations: int) -> dict[int, float]:
