@@ -433,6 +433,10 @@ class GameState:
         rng.setstate(self.rng.getstate())
         return rng
 
+    def reseed(self, seed: int) -> None:
+        """Draw later chance outcomes from a generator seeded as ``random.Random(seed)``."""
+        self.rng = random.Random(seed)
+
     def resample(self, player: int, rng: random.Random) -> GameState:
         """A copy in which the cards hidden from ``player`` are re-dealt at random,
         consistently with everything ``player`` has seen (a determinization)."""

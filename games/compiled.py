@@ -142,6 +142,21 @@ class CompiledState(GameState):
         return state
 
     @classmethod
+    def _rebuilt(cls, options, seed: int | None, chance: list, history: list[int]):
+        """The game of ``chance`` (pinned outcomes) and ``history`` on a new core, for a
+        search's re-deal (``resample``): both are the search's own rewrite of a legal game,
+        made thousands of times a move, so ``new``'s and ``apply``'s log checks are skipped;
+        the core's guard still refuses an illegal action. Its generator is the core's
+        default until the caller sets one (every outcome it needs is pinned)."""
+        core = cls.core_module.Core.new(core_config(cls.core_module, options),
+                                        0 if seed is None else seed, chance)
+        state = cls._around(core, options, seed, chance)
+        state._record_chance()
+        for action in history:
+            state.apply_unchecked(action)
+        return state
+
+    @classmethod
     def _from_core(cls, core) -> CompiledState:
         """A state around ``core`` (a copy of a batch slot's game, say) without its
         history: for text, rendering and inspection, not for replay."""
@@ -238,6 +253,9 @@ class CompiledState(GameState):
     @rng.setter
     def rng(self, rng: random.Random) -> None:
         self._core.mt_state = rng.getstate()[1]
+
+    def reseed(self, seed: int) -> None:
+        self._core.reseed(seed)  # the same generator as ``random.Random(seed)``, built in C
 
     # --- copies ------------------------------------------------------------------------
     def clone(self):

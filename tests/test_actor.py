@@ -35,6 +35,43 @@ def test_the_numpy_and_torch_passes_agree_on_random_inputs(hidden, activation):
                                atol=1e-6 * scale)
 
 
+@pytest.mark.parametrize("live", [False, True])
+def test_the_first_layer_over_each_blocks_set_columns_is_the_whole_inputs(live):
+    # a batch whose rows set few columns (a search's rollouts) reads, block by block, only
+    # the columns the block's rows set: the same logits as the whole input's to float
+    # rounding (blocks of few columns, of many, and a short last one), a row alone as in
+    # the batch, and a learner's live weights seen after they change
+    from catzoo.training import actor as actor_module
+
+    rng = np.random.default_rng(3)
+    net = ActorCritic(40, 13, [32, 16], "tanh")
+    block = actor_module.SPARSE_BLOCK
+    x = np.zeros((2 * block + 9, 40), dtype=np.float32)
+    for start, count in ((0, 4), (block, 39), (2 * block, 9)):
+        cols = rng.choice(40, count, replace=False)
+        rows = slice(start, start + block)
+        x[rows, cols] = rng.normal(0, 2, (x[rows].shape[0], count)) * (rng.random((x[rows].shape[0], count)) < 0.5)
+    actor = net.actor if live else net.actor.copy()
+
+    def whole():
+        h = x
+        for w, b in actor.layers[:-1]:
+            h = np.tanh(h @ w.T + b)
+        w, b = actor.layers[-1]
+        return h @ w.T + b
+
+    for _ in range(2):
+        logits, expected = actor.logits(x), whole()
+        scale = np.abs(expected).max()
+        np.testing.assert_allclose(logits, expected, rtol=0, atol=1e-6 * scale)
+        np.testing.assert_allclose(actor.logits(x[7]), logits[7], rtol=0, atol=1e-6 * scale)
+        with torch.no_grad():
+            torch_logits = actor.logits_torch(torch.from_numpy(x)).numpy()
+            np.testing.assert_allclose(logits, torch_logits, rtol=0, atol=1e-6 * scale)
+            if live:
+                net.trunk[0].weight.mul_(-1.5)  # an optimizer step, as far as the actor sees
+
+
 def test_the_learners_actor_sees_every_optimizer_step():
     net = ActorCritic(10, 4, [8], "tanh")
     before = net.actor.weights()["pi.0.weight"].copy()

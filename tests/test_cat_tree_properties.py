@@ -172,6 +172,24 @@ def test_random_games_follow_the_naive_rules(options, seed):
     assert_replays(s)
 
 
+@settings(max_examples=15, deadline=None)
+@given(options=options_strategy, seed=st.integers(0, 2**32 - 1))
+def test_re_deals_are_the_games_their_logs_replay(options, seed):
+    # a re-deal is rebuilt on a new core without the log checks (the searches make
+    # thousands a move): the checked replay of its own log must be the same game, it must
+    # keep what the viewer saw, and later deals come from the original's generator
+    rng = random.Random(seed)
+    s = CatTreeState.new(options, seed=seed)
+    while not s.is_terminal():
+        viewer = rng.randrange(2)
+        r = s.resample(viewer, random.Random(rng.getrandbits(32)))
+        assert_replays(r)
+        assert r.chance == type(r).replay(r.action_log()).chance
+        np.testing.assert_array_equal(r.observation(viewer), s.observation(viewer))
+        assert r.rng.getstate() == s.rng.getstate() and r.seed == s.seed
+        s.apply(rng.choice(s.legal_actions()))
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), dense=st.booleans())
 def test_env_rewards_are_shared_and_add_up(seed, dense):

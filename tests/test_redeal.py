@@ -169,3 +169,19 @@ def test_weighted_redeals_need_a_network(bot):
                    state=state, player=player)
     with pytest.raises(ValueError, match="redeal='sometimes' must be uniform or weighted"):
         make_policy(f"{bot}:redeal=sometimes", "cat_in_the_box", 3, seed=1)
+
+
+@pytest.mark.parametrize("game", ["cat_in_the_box", "lunar", "catsle_builders", "cat_tree",
+                                  "ledges"])
+def test_a_determinization_deals_on_from_a_generator_drawn_from_the_searchers(game):
+    # later deals must come from a generator the searcher's own draws seed, as
+    # random.Random(seed) would (a compiled core builds it in C), never the real game's
+    from catzoo.games.registry import get_game
+
+    state = get_game(game).engine_class().new(seed=7)
+    rng = random.Random(11)
+    det = determinize(state, state.current_player, rng)
+    seed = random.Random(11)
+    state.resample(state.current_player, seed)
+    assert det.rng.getstate() == random.Random(seed.getrandbits(64)).getstate()
+    assert det.rng.getstate() != state.rng.getstate()

@@ -147,10 +147,8 @@ class CatTreeState(CompiledState):
                 at = t * per_turn + q
                 kind = _kept_of(t, q, turn, kept, placements)
                 history[at] = KEEP_BASE + deal_of(deck, t, q).index(kind)
-        c = type(self).new(self.options, seed=self.seed, chance=[tuple(deck)])
-        for action in history:
-            c.apply(action)
-        c.rng = self.rng
+        c = type(self)._rebuilt(self.options, self.seed, [tuple(deck)], history)
+        c._core.mt_state = self._core.mt_state  # this game's generator (``rng``), as a copy
         return c
 
     def _kept_of(self, turn: int, p: int) -> int:

@@ -36,7 +36,7 @@ def determinize(state, player: int, rng: random.Random):
     that kept the real game's generator would deal the next round exactly as the real game
     will, which the searching player cannot know."""
     det = state.resample(player, rng)
-    det.rng = random.Random(rng.getrandbits(64))
+    det.reseed(rng.getrandbits(64))
     return det
 
 
