@@ -136,6 +136,11 @@ class CompiledState(GameState):
             checks = importlib.import_module(f"catzoo.games.{cls.game_name}.log_check")
             checks.check_chance(options, _listed(pinned))
         game_seed = random.SystemRandom().getrandbits(64) if seed is None else seed
+        return cls._started(options, seed, game_seed, pinned)
+
+    @classmethod
+    def _started(cls, options, seed: int | None, game_seed: int, pinned: list) -> CompiledState:
+        """A new game on a new core, its first chance outcome recorded (no checks)."""
         core = cls.core_module.Core.new(core_config(cls.core_module, options), game_seed, pinned)
         state = cls._around(core, options, seed, pinned)
         state._record_chance()
@@ -148,10 +153,7 @@ class CompiledState(GameState):
         made thousands of times a move, so ``new``'s and ``apply``'s log checks are skipped;
         the core's guard still refuses an illegal action. Its generator is the core's
         default until the caller sets one (every outcome it needs is pinned)."""
-        core = cls.core_module.Core.new(core_config(cls.core_module, options),
-                                        0 if seed is None else seed, chance)
-        state = cls._around(core, options, seed, chance)
-        state._record_chance()
+        state = cls._started(options, seed, 0 if seed is None else seed, chance)
         for action in history:
             state.apply_unchecked(action)
         return state

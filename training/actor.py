@@ -52,8 +52,6 @@ class Actor:
         self.input_size = self.layers[0][0].shape[1]
         self.num_actions = self.layers[-1][0].shape[0]
         self._tensors: list | None = None
-        self._live = False  # its arrays are a learner's parameters (``of_parameters``)
-        self._first_by_input: np.ndarray | None = None
 
     @staticmethod
     def _array(value) -> np.ndarray:
@@ -70,7 +68,6 @@ class Actor:
         names += ["action.weight", "action.bias"]
         actor = cls(dict(zip(names, parameters)), hidden, activation)
         actor._tensors = list(parameters)
-        actor._live = True
         return actor
 
     def weights(self) -> dict[str, np.ndarray]:
@@ -107,26 +104,15 @@ class Actor:
         if x.ndim != 2 or x.shape[0] < SPARSE_BATCH or x.dtype != np.float32:
             return x @ w.T + b
         out = np.empty((x.shape[0], w.shape[0]), dtype=np.float32)
-        by_input = None
         for start in range(0, x.shape[0], SPARSE_BLOCK):
             block, rows = x[start:start + SPARSE_BLOCK], out[start:start + SPARSE_BLOCK]
             cols = np.flatnonzero(block.any(axis=0))
             if cols.size > SPARSE_SHARE * x.shape[1]:
                 np.matmul(block, w.T, out=rows)
-            else:
-                by_input = self._by_input() if by_input is None else by_input
-                np.matmul(block[:, cols], by_input[cols], out=rows)
+            else:  # (the weights gathered at every call: a learner's change under it)
+                np.matmul(block[:, cols], w[:, cols].T, out=rows)
         out += b
         return out
-
-    def _by_input(self) -> np.ndarray:
-        """The first layer's weights by input (their transpose, contiguous): made once, but
-        at every call for a learner's actor, whose weights change under it."""
-        if self._live:
-            return np.ascontiguousarray(self.layers[0][0].T)
-        if self._first_by_input is None:
-            self._first_by_input = np.ascontiguousarray(self.layers[0][0].T)
-        return self._first_by_input
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """The action logits of one input vector ``(in,)`` or of a batch ``(B, in)``."""

@@ -122,10 +122,9 @@ def _compiled(searches, dets, copies: _Copies, rollout, *, horizon, playouts, mi
     cut = horizon == "deal"
     live = every[(batch.player[: len(cores)] >= 0) & ~(cut & dealt[: len(cores)])] if rolls else every[:0]
     while live.size:
-        if live.size == len(cores):  # every copy still plays (all of Cat Tree's do): no copy
-            actions = rollout.act_batch(batch.obs[: live.size], batch.mask[: live.size])
-        else:
-            actions = rollout.act_batch(batch.obs[live], batch.mask[live])
+        # while every copy plays (all of Cat Tree's do), a view of the rows, not a copy
+        rows = slice(0, live.size) if live.size == len(cores) else live
+        actions = rollout.act_batch(batch.obs[rows], batch.mask[rows])
         batch.step(live, np.asarray(actions, dtype=np.int64))
         dealt[live] |= (batch.events[live] & dealt_bit) != 0
         live = live[(batch.player[live] >= 0) & ~(cut & dealt[live])]
