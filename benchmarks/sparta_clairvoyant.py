@@ -22,6 +22,13 @@ is the blueprint's:
     python benchmarks/sparta_clairvoyant.py                       # all 60 reference deals
     python benchmarks/sparta_clairvoyant.py --seconds 0 --blueprint shipped --blueprint runs/ct_x1/policy --depth 2 3
 
+``--told partner discards`` plays ``best:cat_tree`` (at ``--seconds``) told part of the hidden
+cards, to say which part its shortfall comes from: ``partner``, every card of the partner's
+(its hands and discards; the deck still to come re-dealt), ``discards``, the same but for
+the partner's hand of this turn before the reveal (re-dealt, with its unrevealed pick):
+
+    python benchmarks/sparta_clairvoyant.py --told partner discards
+
 The clairvoyance is a patch of this process only: the re-deal function the searches call
 (``catzoo.policies.search.rollouts.determinizations``) is replaced, for the clairvoyant
 rows, by one that returns clones of the true state; no bot has an option to cheat.
@@ -51,6 +58,49 @@ def clairvoyant():
         yield
     finally:
         rollouts.determinizations = real
+
+
+@contextlib.contextmanager
+def told(what: str):
+    """Every re-deal a search makes keeps the partner's true cards (``what`` ``partner``),
+    or all of them but its hand of this turn before the reveal (``discards``); the cards
+    still to come are re-dealt (``partly_true``)."""
+    real = rollouts.determinizations
+
+    def partly(state, player, rng, count, redeal=None):
+        return [partly_true(state, player, rng, what) for _ in range(count)]
+
+    rollouts.determinizations = partly
+    try:
+        yield
+    finally:
+        rollouts.determinizations = real
+
+
+def partly_true(state, player: int, rng, what: str):
+    """A Cat Tree re-deal from ``player``'s view that keeps every card dealt so far (the
+    partner's hand of this turn too, unless ``what`` is ``discards`` and it is unrevealed:
+    then it is re-dealt with the rest and its pick, if made, drawn anew)."""
+    from catzoo.games.cat_tree.options import CARDS_PER_TURN, DECK_SIZE
+    from catzoo.games.cat_tree.state import KEEP, KEEP_BASE
+
+    if state.is_terminal():
+        return state.clone()
+    deck, history = list(state.deck), list(state.history)
+    hidden = list(range((state.turn + 1) * CARDS_PER_TURN, DECK_SIZE))
+    if what == "discards" and state.phase == KEEP:
+        slot = state.turn * CARDS_PER_TURN + 2 * (1 - player)
+        hidden += [slot, slot + 1]
+        at = state.turn * (5 if state.options.placing_order == "choose" else 4) + 1 - player
+        if at < len(history):
+            history[at] = KEEP_BASE + rng.randrange(2)
+    pool = sorted(deck[i] for i in hidden)
+    rng.shuffle(pool)
+    for i, kind in zip(hidden, pool):
+        deck[i] = kind
+    det = type(state)._rebuilt(state.options, state.seed, [tuple(deck)], history)
+    det.reseed(rng.getrandbits(64))
+    return det
 
 
 ONE_PLY = "sparta:determinizations=1,threshold=0"  # one re-deal is exact; no deviation is noise
@@ -129,15 +179,26 @@ def main(argv=None) -> int:
                         help="repeated: the rollout policy (default shipped)")
     parser.add_argument("--depth", type=int, nargs="*", default=[],
                         help="deeper clairvoyant searches over the shipped blueprint (2, 3, ...)")
+    parser.add_argument("--told", nargs="*", default=[], choices=("partner", "discards"),
+                        help="best:cat_tree told the partner's cards (or all but its unrevealed hand)")
     parser.add_argument("--seconds", type=float, default=0.25,
                         help="best:cat_tree's budget beside it (0: not played)")
     args = parser.parse_args(argv)
-    specs = [f"{ONE_PLY},policy={b}" for b in (args.blueprint or ["shipped"])]
-    with clairvoyant():
-        report = oracle_report(specs, deals=args.deals)
-    print("one-ply search told every hidden card (its re-deal the true game):")
-    print(report.table())
-    for depth in args.depth:
+    if args.told and not args.seconds > 0:
+        parser.error("--told plays best:cat_tree: give it --seconds above 0")
+    if args.told:
+        for what in args.told:
+            with told(what):
+                report = oracle_report([f"best:cat_tree:seconds={args.seconds:g}"], deals=args.deals)
+            print(f"told the partner's cards{' but its unrevealed hand' * (what == 'discards')}:")
+            print(report.table())
+    else:
+        specs = [f"{ONE_PLY},policy={b}" for b in (args.blueprint or ["shipped"])]
+        with clairvoyant():
+            report = oracle_report(specs, deals=args.deals)
+        print("one-ply search told every hidden card (its re-deal the true game):")
+        print(report.table())
+    for depth in args.depth * (not args.told):
         print(f"\n{depth} own decision{'s' * (depth > 1)} searched, told every hidden card (shipped blueprint):")
         print(deeper_row(depth, args.deals).table())
     if args.seconds:

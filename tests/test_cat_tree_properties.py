@@ -26,7 +26,7 @@ from catzoo.games.cat_tree.options import (
     SHELF,
     TOY,
 )
-from catzoo.games.cat_tree.state import PLACE
+from catzoo.games.cat_tree.state import KEEP, PLACE
 from tests.helpers import assert_replays
 
 CARRIES = {SCRATCHER, BOX, SHELF, NEST}
@@ -174,19 +174,34 @@ def test_random_games_follow_the_naive_rules(options, seed):
 
 @settings(max_examples=15, deadline=None)
 @given(options=options_strategy, seed=st.integers(0, 2**32 - 1))
-def test_re_deals_are_the_games_their_logs_replay(options, seed):
+def test_re_deals_replay_and_read_nothing_the_viewer_did_not_see(options, seed):
     # a re-deal is rebuilt on a new core without the log checks (the searches make
     # thousands a move): the checked replay of its own log must be the same game, it must
-    # keep what the viewer saw, and later deals come from the original's generator
+    # keep what the viewer saw, and later deals come from the original's generator. And it
+    # is a game the viewer cannot tell from the real one, so re-dealing it again gives what
+    # re-dealing the real game gives from the same generator: a re-deal depends on the
+    # viewer's information alone (the partner's unseen hand, discards and this turn's
+    # unrevealed pick included)
     rng = random.Random(seed)
     s = CatTreeState.new(options, seed=seed)
     while not s.is_terminal():
-        viewer = rng.randrange(2)
+        viewer, k = rng.randrange(2), rng.getrandbits(32)
         r = s.resample(viewer, random.Random(rng.getrandbits(32)))
         assert_replays(r)
         assert r.chance == type(r).replay(r.action_log()).chance
         np.testing.assert_array_equal(r.observation(viewer), s.observation(viewer))
         assert r.rng.getstate() == s.rng.getstate() and r.seed == s.seed
+        others = [r]
+        if viewer == 1 and s.phase == KEEP and s.current_player == 1:
+            # player 0 kept the other card of its hand this turn: player 1 cannot tell
+            flipped = CatTreeState.new(options, chance=[s.deck])
+            for action in s.history[:-1] + [1 - s.history[-1]]:
+                flipped.apply(action)
+            others.append(flipped)
+        a = s.resample(viewer, random.Random(k))
+        for other in others:
+            b = other.resample(viewer, random.Random(k))
+            assert a.deck == b.deck and a.history == b.history
         s.apply(rng.choice(s.legal_actions()))
 
 

@@ -185,3 +185,40 @@ def test_a_determinization_deals_on_from_a_generator_drawn_from_the_searchers(ga
     state.resample(state.current_player, seed)
     assert det.rng.getstate() == random.Random(seed.getrandbits(64)).getstate()
     assert det.rng.getstate() != state.rng.getstate()
+
+
+class KeepHigherModel:
+    """A stand-in for a Cat Tree network that keeps its higher card: P(keep higher) =
+    e^SLOPE / (1 + e^SLOPE); every other decision uniform over its legal moves."""
+
+    SLOPE = 1.0
+
+    def action_probabilities(self, observations, masks):
+        masks = np.asarray(masks, dtype=float)
+        p = masks / masks.sum(axis=1, keepdims=True)
+        keeping = (masks[:, 0] > 0) & (masks[:, 1] > 0)
+        high = np.exp(self.SLOPE) / (1 + np.exp(self.SLOPE))
+        p[keeping, 0], p[keeping, 1] = 1 - high, high
+        return p
+
+
+def test_cat_tree_redeals_weigh_every_partner_pick_since_the_start():
+    # Cat Tree deals one deck: a re-deal re-deals the partner's discards of every past turn
+    # and its unrevealed pick of this turn, so every partner move since the start tells of
+    # them: a re-deal weighs e^SLOPE per pick of the partner's that keeps its higher card
+    # there (its other picks, orders and placements the same in every re-deal)
+    from catzoo.games.cat_tree import CatTreeState
+    from catzoo.games.cat_tree.state import KEEP
+
+    state, rng = CatTreeState.new(seed=4), random.Random(1)
+    while not (state.turn == 3 and state.phase == KEEP and state.current_player == 1):
+        state.apply(rng.choice(state.legal_actions()))
+    pool = [determinize(state, 1, rng) for _ in range(60)]
+    weights = redeal_weights(pool, 1, Redeal(KeepHigherModel(), epsilon=0.0))
+    keeps = [[action for _, mask, action in observed_moves(det, 1) if mask[:2].all()]
+             for det in pool]
+    assert all(len(k) == 4 for k in keeps)  # the partner's picks of turns 0-3
+    highs = np.array([sum(k) for k in keeps])
+    assert set(highs) >= {1, 2, 3}  # the re-deals disagree on the partner's picks
+    np.testing.assert_allclose(weights, np.exp(KeepHigherModel.SLOPE * (highs - highs.max())),
+                               rtol=1e-9)

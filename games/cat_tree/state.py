@@ -67,6 +67,7 @@ class CatTreeState(CompiledState):
     env_version = 0
     options_cls = CatTreeOptions
     generic_standing = False  # cooperative: both partners get the score / 100
+    resample_scope = "game"  # one deck for the game: every past discard is re-dealt too
     _core_views = ("master", "_views", "_mask")  # numpy views of the core's memory
 
     # --- set-up ------------------------------------------------------------------------
@@ -113,7 +114,13 @@ class CatTreeState(CompiledState):
         """Re-deal every card ``player`` has not seen (the deck, the partner's current
         hand and past discards) uniformly, keeping what ``player`` saw: their own deals
         and the partner's revealed kept cards. The partner's logged picks are rewritten so
-        that the action log still replays this re-dealt game."""
+        that the action log still replays this re-dealt game, and a pick of this turn not
+        yet revealed (player 1 keeping after player 0) is drawn anew, lower or higher card
+        at even odds: its logged index would tell which of its cards the partner kept.
+
+        The re-deal is a function of what ``player`` saw and of ``rng`` alone: two games
+        that look the same to ``player`` re-deal alike (the unseen cards are shuffled from
+        a sorted pool)."""
         if self.is_terminal():
             return self.clone()
         q = 1 - player
@@ -133,7 +140,7 @@ class CatTreeState(CompiledState):
                 deck[slot], deck[slot + 1] = kind, other
                 fixed.add(slot)
         hidden = [i for i in range(DECK_SIZE) if i not in fixed]
-        pool = [deck[i] for i in hidden]
+        pool = sorted(deck[i] for i in hidden)
         rng.shuffle(pool)
         for i, kind in zip(hidden, pool):
             deck[i] = kind
@@ -147,6 +154,8 @@ class CatTreeState(CompiledState):
                 at = t * per_turn + q
                 kind = _kept_of(t, q, turn, kept, placements)
                 history[at] = KEEP_BASE + deal_of(deck, t, q).index(kind)
+            elif t * per_turn + q < len(history):  # picked this turn, unseen by ``player``
+                history[t * per_turn + q] = KEEP_BASE + rng.randrange(2)
         c = type(self)._rebuilt(self.options, self.seed, [tuple(deck)], history)
         c._core.mt_state = self._core.mt_state  # this game's generator (``rng``), as a copy
         return c
