@@ -91,8 +91,8 @@ def partly_true(state, player: int, rng, what: str):
     if what == "discards" and state.phase == KEEP:
         slot = state.turn * CARDS_PER_TURN + 2 * (1 - player)
         hidden += [slot, slot + 1]
-        at = state.turn * (5 if state.options.placing_order == "choose" else 4) + 1 - player
-        if at < len(history):
+        at = state.unseen_pick(player)
+        if at is not None:
             history[at] = KEEP_BASE + rng.randrange(2)
     pool = sorted(deck[i] for i in hidden)
     rng.shuffle(pool)

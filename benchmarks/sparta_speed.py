@@ -13,6 +13,9 @@ plays on seeded deals), by how many legal moves the position has:
 
     python benchmarks/sparta_speed.py [--seconds 1] [--positions 30]
 
+A third row compares a re-deal's copy of the game's generator through ``mt_state`` and in C
+(``Core.copy_generator``), which came later: the re-deal rows' two columns both copy in C.
+
 One thread for the numeric libraries and the thread's CPU clock, as the oracle and the arena
 use. Both forms give the same re-deals (tests/test_cat_tree_properties.py) and the same
 logits to float rounding (tests/test_actor.py). Nothing here asserts the figures.
@@ -80,6 +83,19 @@ def redeals_per_second(found, repeats: int) -> float:
     return repeats * len(found) / (time.thread_time() - start)
 
 
+def generator_copies_per_second(found, repeats: int, in_c: bool) -> float:
+    """A re-deal's copy of the game's generator: through ``mt_state`` (625 Python ints out
+    and in, as before) or ``Core.copy_generator``."""
+    state = found[0][0]
+    other, start = state.clone(), time.thread_time()
+    for _ in range(repeats):
+        if in_c:
+            other._core.copy_generator(state._core)
+        else:
+            other._core.mt_state = state._core.mt_state
+    return repeats / (time.thread_time() - start)
+
+
 def rows_per_second(found, repeats: int) -> float:
     """The shipped network's forward pass over a search's batch: every position's re-deals,
     each copied once per legal move, as the first step of SPARTA's rollouts sees them."""
@@ -127,8 +143,10 @@ def main() -> None:
         new = (redeals_per_second(found, 20), rows_per_second(found, 20))
         print(f"Cat Tree, {len(found)} positions of the shipped pair's games")
         print(f"{'per CPU-second':<40} {'before':>10} {'after':>10} {'ratio':>6}")
+        copies = [generator_copies_per_second(found, 20_000, c) for c in (False, True)]
         for name, b, a in (("re-deals (resample)", old[0], new[0]),
-                           ("network rows (a rollout batch)", old[1], new[1])):
+                           ("network rows (a rollout batch)", old[1], new[1]),
+                           ("a re-deal's generator copies", *copies)):
             print(f"{name:<40} {b:>10,.0f} {a:>10,.0f} {a / b:>5.2f}x")
         with before():
             was = search(found, args.seconds)

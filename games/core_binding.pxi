@@ -260,6 +260,11 @@ cdef class CoreBinding:
         """Draw later chance outcomes from a generator seeded as ``random.Random(seed)``."""
         mt_seed_from(&self.g.mt, seed)
 
+    def copy_generator(self, Core other) -> None:
+        """Take ``other``'s generator as a copy (later chance outcomes come as ``other``'s
+        would): the state copied in C, not through ``mt_state``'s 625 Python ints."""
+        self.g.mt = other.g.mt
+
     # --- copies ----------------------------------------------------------------------------
     def copy(self) -> Core:
         """An independent copy (the generator's state and the pinned chance included)."""

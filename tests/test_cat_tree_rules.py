@@ -328,6 +328,21 @@ def test_replay_and_resample_keep_what_the_viewer_saw():
     random_playout(r, rng)
 
 
+def test_the_partners_unseen_pick_is_the_keep_before_the_reveal():
+    # [D] player 0 picks, then player 1, neither seeing the other's pick until the reveal:
+    # only player 1, between the two picks, has a partner's pick it has not seen
+    s = CatTreeState.new(seed=5)
+    assert s.unseen_pick(0) is None and s.unseen_pick(1) is None
+    s.apply(1)  # player 0 keeps its higher card
+    assert s.unseen_pick(1) == 0 and s.unseen_pick(0) is None
+    s.apply(0)  # player 1 keeps: both cards revealed
+    assert s.unseen_pick(0) is None and s.unseen_pick(1) is None
+    while s.turn == 0:
+        s.apply(s.legal_actions()[0])
+    s.apply(0)  # turn 2: player 0's pick is the 6th action logged (with the order chosen)
+    assert s.unseen_pick(1) == 5
+
+
 def test_options_are_checked():
     with pytest.raises(OptionsError, match="num_players"):
         CatTreeOptions(num_players=3)

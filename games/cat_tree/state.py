@@ -67,7 +67,6 @@ class CatTreeState(CompiledState):
     env_version = 0
     options_cls = CatTreeOptions
     generic_standing = False  # cooperative: both partners get the score / 100
-    resample_scope = "game"  # one deck for the game: every past discard is re-dealt too
     _core_views = ("master", "_views", "_mask")  # numpy views of the core's memory
 
     # --- set-up ------------------------------------------------------------------------
@@ -145,20 +144,31 @@ class CatTreeState(CompiledState):
         for i, kind in zip(hidden, pool):
             deck[i] = kind
         history = list(self.history)
-        # every turn logs the same actions: 2 keeps (player 0 first), the order (when
-        # chosen) and 2 placements or dismissals
-        per_turn = 5 if self.options.placing_order == "choose" else 4
+        per_turn = self._actions_per_turn
         for t in range(turn + 1):
             revealed = t < turn or phase != KEEP
             if revealed:
                 at = t * per_turn + q
                 kind = _kept_of(t, q, turn, kept, placements)
                 history[at] = KEEP_BASE + deal_of(deck, t, q).index(kind)
-            elif t * per_turn + q < len(history):  # picked this turn, unseen by ``player``
-                history[t * per_turn + q] = KEEP_BASE + rng.randrange(2)
+        unseen = self.unseen_pick(player)
+        if unseen is not None:
+            history[unseen] = KEEP_BASE + rng.randrange(2)
         c = type(self)._rebuilt(self.options, self.seed, [tuple(deck)], history)
-        c._core.mt_state = self._core.mt_state  # this game's generator (``rng``), as a copy
+        c._core.copy_generator(self._core)  # this game's generator (``rng``), as a copy
         return c
+
+    @property
+    def _actions_per_turn(self) -> int:
+        # every turn logs the same actions: 2 keeps (player 0 first), the order (when
+        # chosen) and 2 placements or dismissals
+        return 5 if self.options.placing_order == "choose" else 4
+
+    def unseen_pick(self, player: int) -> int | None:
+        """Where the action log holds the partner's pick of this turn that ``player`` has
+        not seen (player 0 picked, the kept cards not yet revealed), or None."""
+        at = self.turn * self._actions_per_turn + 1 - player
+        return at if self.phase == KEEP and at < len(self.history) else None
 
     def _kept_of(self, turn: int, p: int) -> int:
         return _kept_of(turn, p, self.turn, self.kept, self.placements)
