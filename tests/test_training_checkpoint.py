@@ -213,5 +213,7 @@ def test_shipped_checkpoints_load_and_play_legal_moves(name):
     # (issue 42).
     budget = 60 if "expert" in meta or "init" in meta or game == "ledges" else 30
     assert meta["cpu_seconds"] <= budget * 60
+    if "init" in meta:  # "shipped" or a run's folder names nothing a user can find: the hash does
+        assert len(meta["init_weights_sha256"]) == 64 and int(meta["init_weights_sha256"], 16) >= 0
     result = play_match(game, [policy] * meta["num_players"], seed=2, **meta["env_options"])
     assert result.agent_steps > 0
