@@ -82,7 +82,7 @@ def partly_true(state, player: int, rng, what: str):
     partner's hand of this turn too, unless ``what`` is ``discards`` and it is unrevealed:
     then it is re-dealt with the rest and its pick, if made, drawn anew)."""
     from catzoo.games.cat_tree.options import CARDS_PER_TURN, DECK_SIZE
-    from catzoo.games.cat_tree.state import KEEP, KEEP_BASE
+    from catzoo.games.cat_tree.state import KEEP, KEEP_BASE, deal_anew
 
     if state.is_terminal():
         return state.clone()
@@ -94,10 +94,7 @@ def partly_true(state, player: int, rng, what: str):
         at = state.unseen_pick(player)
         if at is not None:
             history[at] = KEEP_BASE + rng.randrange(2)
-    pool = sorted(deck[i] for i in hidden)
-    rng.shuffle(pool)
-    for i, kind in zip(hidden, pool):
-        deck[i] = kind
+    deal_anew(deck, hidden, rng)
     det = type(state)._rebuilt(state.options, state.seed, [tuple(deck)], history)
     det.reseed(rng.getrandbits(64))
     return det

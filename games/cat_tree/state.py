@@ -138,11 +138,7 @@ class CatTreeState(CompiledState):
                 other = deck[slot + 1] if deck[slot] == kind else deck[slot]
                 deck[slot], deck[slot + 1] = kind, other
                 fixed.add(slot)
-        hidden = [i for i in range(DECK_SIZE) if i not in fixed]
-        pool = sorted(deck[i] for i in hidden)
-        rng.shuffle(pool)
-        for i, kind in zip(hidden, pool):
-            deck[i] = kind
+        deal_anew(deck, [i for i in range(DECK_SIZE) if i not in fixed], rng)
         history = list(self.history)
         per_turn = self._actions_per_turn
         for t in range(turn + 1):
@@ -188,6 +184,15 @@ class CatTreeState(CompiledState):
         row, col = self.rules.row_col(action - PLACE_BASE)
         return f"place at row {row}, column {col}"
 
+
+def deal_anew(deck: list[int], slots: list[int], rng: random.Random) -> None:
+    """Deal the cards of ``deck``'s ``slots`` among them anew, in place: shuffled from a
+    sorted pool, so that the result depends on which cards those slots hold, not on how
+    they were dealt (a re-deal reads nothing its viewer did not see)."""
+    pool = sorted(deck[i] for i in slots)
+    rng.shuffle(pool)
+    for i, kind in zip(slots, pool):
+        deck[i] = kind
 
 
 def _kept_of(turn: int, p: int, now: int, kept, placements) -> int:
