@@ -25,7 +25,8 @@ is the blueprint's:
 ``--told partner discards`` plays ``best:cat_tree`` (at ``--seconds``) told part of the hidden
 cards, to say which part its shortfall comes from: ``partner``, every card of the partner's
 (its hands and discards; the deck still to come re-dealt), ``discards``, the same but for
-the partner's hand of this turn before the reveal (re-dealt, with its unrevealed pick):
+the partner's hand of this turn before the reveal (re-dealt, its unrevealed pick made as
+``best:cat_tree``'s own re-deals make it, by the blueprint):
 
     python benchmarks/sparta_clairvoyant.py --told partner discards
 
@@ -43,6 +44,7 @@ import numpy as np
 
 from catzoo.arena.oracle import OracleReport, oracle_report
 from catzoo.policies.search import rollouts
+from catzoo.policies.search.determinize import partner_picks
 
 
 @contextlib.contextmanager
@@ -50,7 +52,7 @@ def clairvoyant():
     """Every re-deal a search makes is the true state (its deck, hence its future, too)."""
     real = rollouts.determinizations
 
-    def true_state(state, player, rng, count, redeal=None):
+    def true_state(state, player, rng, count, redeal=None, picks=None):
         return [state.clone() for _ in range(count)]
 
     rollouts.determinizations = true_state
@@ -67,8 +69,11 @@ def told(what: str):
     still to come are re-dealt (``partly_true``)."""
     real = rollouts.determinizations
 
-    def partly(state, player, rng, count, redeal=None):
-        return [partly_true(state, player, rng, what) for _ in range(count)]
+    def partly(state, player, rng, count, redeal=None, picks=None):
+        dets = [partly_true(state, player, rng, what) for _ in range(count)]
+        # the partner's re-dealt hand keeps what the bot's re-deals keep from it (its pick
+        # the blueprint's); told its true hand, the true pick stays
+        return dets if picks is None or what != "discards" else partner_picks(state, player, dets, picks)
 
     rollouts.determinizations = partly
     try:

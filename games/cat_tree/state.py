@@ -166,6 +166,19 @@ class CatTreeState(CompiledState):
         at = self.turn * self._actions_per_turn + 1 - player
         return at if self.phase == KEEP and at < len(self.history) else None
 
+    def before_unseen_pick(self, player: int) -> CatTreeState | None:
+        """This game rewound to the partner's pick that ``player`` has not seen
+        (``unseen_pick``), on a new core with this game's generator, or None: a search
+        whose re-deals gave the partner a new hand makes that pick anew in each (SPARTA:
+        the partner's, by the blueprint), and playing the logged pick there gives this
+        game back."""
+        at = self.unseen_pick(player)
+        if at is None:
+            return None
+        c = type(self)._rebuilt(self.options, self.seed, [tuple(self.deck)], self.history[:at])
+        c._core.copy_generator(self._core)
+        return c
+
     def _kept_of(self, turn: int, p: int) -> int:
         return _kept_of(turn, p, self.turn, self.kept, self.placements)
 

@@ -86,18 +86,40 @@ class Redealer:
 
 
 def determinizations(state, player: int, rng: random.Random, count: int,
-                     redeal: Redeal | None = None) -> list:
+                     redeal: Redeal | None = None, picks=None) -> list:
     """``count`` determinizations of ``state`` from ``player``'s view: uniform
     (``determinize`` ``count`` times, drawing from ``rng`` as that does), or weighted by
-    ``redeal``."""
+    ``redeal``; with ``picks`` (a policy), the partner's pick of this turn that ``player``
+    has not seen is that policy's in each (``partner_picks``)."""
     if redeal is None or redeal.candidates <= 1:
-        return [determinize(state, player, rng) for _ in range(count)]
-    pool = [determinize(state, player, rng) for _ in range(count * redeal.candidates)]
-    weights = redeal_weights(pool, player, redeal)
-    cumulative = np.cumsum(weights)
-    picks = [int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-             for _ in range(count)]
-    return [pool[min(i, len(pool) - 1)].clone() for i in picks]
+        dets = [determinize(state, player, rng) for _ in range(count)]
+    else:
+        pool = [determinize(state, player, rng) for _ in range(count * redeal.candidates)]
+        weights = redeal_weights(pool, player, redeal)
+        cumulative = np.cumsum(weights)
+        chosen = [int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+                  for _ in range(count)]
+        dets = [pool[min(i, len(pool) - 1)].clone() for i in chosen]
+    return dets if picks is None else partner_picks(state, player, dets, picks)
+
+
+def partner_picks(state, player: int, dets: list, policy) -> list:
+    """``dets`` (re-deals of ``state`` from ``player``'s view) with the partner's pick of
+    this turn that ``player`` has not seen (Cat Tree's simultaneous keep: ``unseen_pick``)
+    made by ``policy`` on its re-dealt hand, one ``act_batch`` for all of them; unchanged
+    where there is no such pick. A re-deal draws that pick at even odds, since the real one
+    is hidden; SPARTA assumes every other decision is the blueprint's, this one too: a
+    partner keeping the blueprint's card from the hand it was re-dealt is what the
+    searching player's belief says, and a pick at random is not."""
+    if not dets or getattr(state, "unseen_pick", lambda p: None)(player) is None:
+        return dets
+    rewound = [det.before_unseen_pick(player) for det in dets]
+    mover = rewound[0].current_player
+    actions = policy.act_batch(np.stack([r.observation(mover) for r in rewound]),
+                               np.stack([r.legal_mask() for r in rewound]))
+    for r, action in zip(rewound, actions.tolist()):
+        r.apply(int(action))
+    return rewound
 
 
 def _replay(det):

@@ -105,6 +105,8 @@ class PIMCPolicy(Policy):
         self.horizon = opts["horizon"]
         self.playouts, self.mix = opts["playouts"], opts["mix"]
         self.threshold = opts["threshold"]
+        # sparta's option (sparta.py): the partner's unseen pick made by the rollout policy
+        self.policy_picks = opts.get("unseen_pick", "even") == "policy"
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = InnerPolicy(f"{bot}: its rollout policy", self.spec, seed)
@@ -166,7 +168,8 @@ class PIMCPolicy(Policy):
     def _chunk(self, state, player: int, legal: list[int], rollout: Policy,
                determinizations: int) -> dict[int, float]:
         return move_values([Search(state, player, legal, self.rng,
-                                   self.redealer.for_state(state))], rollout,
+                                   self.redealer.for_state(state),
+                                   rollout if self.policy_picks else None)], rollout,
                            determinizations=determinizations, horizon=self.horizon,
                            playouts=self.playouts, mix=self.mix)[0]
 

@@ -47,6 +47,7 @@ class Search:
     legal: list[int]
     rng: random.Random
     redeal: Redeal | None = None  # weighted re-deals (determinize.py), None for uniform
+    picks: object = None  # the policy making the partner's unseen pick (partner_picks), or None
 
 
 @dataclass
@@ -90,7 +91,7 @@ def _redeal(searches: list[Search], count: int, playouts: int):
     dets, copies = [], _Copies([], [], [], [])
     for k, s in enumerate(searches):
         first = len(dets)
-        dets += determinizations(s.state, s.player, s.rng, count, s.redeal)
+        dets += determinizations(s.state, s.player, s.rng, count, s.redeal, s.picks)
         if playouts:
             gen = random.Random(s.rng.getrandbits(64))
             seeds = [[gen.getrandbits(64) for _ in range(playouts)]

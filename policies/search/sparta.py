@@ -16,9 +16,14 @@ a real one gains, and the threshold keeps the blueprint where the samples cannot
 The search is PIMC's (``catzoo.policies.search.pimc``; every rollout of a move stepped
 together in C, the blueprint deciding for all of them in one batched call), played to the
 end; the paper's exact belief over the partner's hand is replaced by the uniform re-deal
-consistent with what the player saw. Options as pimc's, with ``horizon=end`` and
-``threshold`` (in ``returns()`` units: Cat Tree's is the score / 100) defaulting to
-``THRESHOLD``; ``seconds=S`` for a time budget.
+consistent with what the player saw, except for one decision the searching player knows
+was made but not how: the partner's pick of this turn, kept before the reveal (Cat Tree's
+player 1 keeps after player 0 without seeing its pick). A re-deal draws it at even odds;
+SPARTA's assumption says it is the blueprint's, so with ``unseen_pick=policy`` (the
+default; ``even`` keeps the re-deal's) each re-deal's partner keeps what the blueprint
+keeps from the hand it was re-dealt (``determinize.partner_picks``). Options as pimc's,
+with ``horizon=end`` and ``threshold`` (in ``returns()`` units: Cat Tree's is the score /
+100) defaulting to ``THRESHOLD``; ``seconds=S`` for a time budget.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ OPTIONS = {
                "a policy name or checkpoint path (not a search bot)"),
     "horizon": (str, "end", lambda v: v in ("deal", "end"), "deal or end"),
     "threshold": (float, THRESHOLD, lambda v: v >= 0, "at least 0"),
+    "unseen_pick": (str, "policy", lambda v: v in ("policy", "even"), "policy or even"),
 }
 
 
