@@ -90,6 +90,7 @@ FIRST_CHUNK, LARGEST_CHUNK, MOST_DETERMINIZATIONS = 2, 32, 100_000
 class PIMCPolicy(Policy):
     name = "pimc"
     options = OPTIONS  # a bot built on this one (sparta) names its own table
+    policy_picks = False  # re-deals keep their partner's unseen pick (sparta's unseen_pick)
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
         bot = type(self).name
@@ -105,8 +106,6 @@ class PIMCPolicy(Policy):
         self.horizon = opts["horizon"]
         self.playouts, self.mix = opts["playouts"], opts["mix"]
         self.threshold = opts["threshold"]
-        # sparta's option (sparta.py): the partner's unseen pick made by the rollout policy
-        self.policy_picks = opts.get("unseen_pick", "even") == "policy"
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollout = InnerPolicy(f"{bot}: its rollout policy", self.spec, seed)
