@@ -107,6 +107,9 @@ class CatInTheBoxState(CompiledState):
         pool = [k for q in others for k in range(NUMBERS) for _ in range(self.counts[q][k])]
         pool += [self.aside[q] for q in hidden_aside]
         pool += list(self.leftover[3:] if n == 2 else self.leftover)
+        # Sorted, so that the re-deal depends on the cards the player has not seen and
+        # not on who holds them: the same re-deal of any game the player cannot tell apart.
+        pool.sort()
         sizes = [sum(self.counts[q]) for q in others]
         core = self._core
         constraints = [(q, nums) for q, nums in core.red_lead_exceptions if q != player]

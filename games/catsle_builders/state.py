@@ -124,7 +124,9 @@ class CatsleBuildersState(CompiledState):
         n = self.num_players
         hands, undealt, voids = self.hands, self.undealt, self.voids
         others = [q for q in range(n) if q != player]
-        pool = [card for q in others for card in cards_of(hands[q])] + list(undealt)
+        # Sorted, so that the re-deal depends on the cards the player has not seen and
+        # not on who holds them: the same re-deal of any game the player cannot tell apart.
+        pool = sorted([card for q in others for card in cards_of(hands[q])] + list(undealt))
         capacity = {q: hands[q].bit_count() for q in others}
         capacity[-1] = len(undealt)  # -1: the undealt cards, unconstrained
         eligible = [[q for q in others if not (voids[q] >> s) & 1] + [-1]

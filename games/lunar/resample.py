@@ -5,8 +5,10 @@ played (and from which area), the sky, the cards it received from its partner (w
 partner then held), the number of rank and suit cards in every hand, and the suits each
 player proved absent from its hand by not following. The hidden rest (the other hands,
 the other players' picks that the viewer did not receive, the order of the 2-player decks)
-is re-dealt at random among the consistent deals. The recorded deal and the hidden pick
-actions are rewritten so that the action log of the copy replays it exactly.
+is re-dealt at random among the consistent deals, from pools in card order, so that a
+re-deal is a function of what the viewer saw and of the generator alone
+(tests/test_redeal_information.py). The recorded deal and the hidden pick actions are
+rewritten so that the action log of the copy replays it exactly.
 """
 
 from __future__ import annotations
@@ -89,7 +91,10 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
     n = state.num_players
     deals = [_plus(state.hands[q], state.passed[q]) for q in range(n)]
     others = [q for q in range(n) if q != v]
-    pool = [_by_type([card for q in others for card in _cards(deals[q])], t) for t in (0, 1)]
+    # Sorted (the hidden cards' counts), so that the re-deal depends on what the viewer has
+    # not seen and not on who holds it: the same re-deal of games it cannot tell apart.
+    hidden = _counts([card for q in others for card in _cards(deals[q])])
+    pool = [_by_type(_cards(hidden), t) for t in (0, 1)]
     for t in (0, 1):
         rng.shuffle(pool[t])
     new_deals = [None] * n
