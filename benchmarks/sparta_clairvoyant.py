@@ -44,7 +44,7 @@ import numpy as np
 
 from catzoo.arena.oracle import OracleReport, oracle_report
 from catzoo.policies.search import rollouts
-from catzoo.policies.search.determinize import partner_picks
+from catzoo.policies.search.determinize import has_unseen_pick, partner_picks
 
 
 @contextlib.contextmanager
@@ -73,7 +73,9 @@ def told(what: str):
         dets = [partly_true(state, player, rng, what) for _ in range(count)]
         # the partner's re-dealt hand keeps what the bot's re-deals keep from it (its pick
         # the blueprint's); told its true hand, the true pick stays
-        return dets if picks is None or what != "discards" else partner_picks(state, player, dets, picks)
+        if picks is None or what != "discards" or not has_unseen_pick(state, player):
+            return dets
+        return partner_picks([det.before_unseen_pick(player) for det in dets], picks)
 
     rollouts.determinizations = partly
     try:

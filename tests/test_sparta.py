@@ -77,6 +77,25 @@ def test_the_partners_unseen_pick_is_the_policys_on_each_redealt_hand():
             == [d.to_json() for d in determinizations(first, 0, random.Random(2), 6)])
 
 
+def test_weighted_redeals_are_weighed_with_the_pick_drawn_then_take_the_policys():
+    # a weighted re-deal weighs every candidate with its pick as drawn (the partner's moves
+    # since the start, that pick too: tests/test_redeal.py); the chosen ones then take the
+    # policy's pick, the same re-deals otherwise
+    from catzoo.policies.search.determinize import Redeal
+    from tests.test_redeal import KeepHigherModel
+
+    state = at_keep(5, turn=3, player=1)
+    redeal = Redeal(KeepHigherModel(), candidates=3)
+    drawn = determinizations(state, 1, random.Random(4), 12, redeal)
+    picked = determinizations(state, 1, random.Random(4), 12, redeal, picks=KeepHigher())
+    assert len({d.deck for d in drawn}) > 1
+    for d, p in zip(drawn, picked):
+        assert p.deck == d.deck and p.history[:-1] == d.history[:-1]
+        assert p.history[-1] == KEEP_BASE + 1
+        assert (p.observation(1) == state.observation(1)).all()
+        assert p.legal_actions() == state.legal_actions()
+
+
 def sparta_values_one_at_a_time(state, player, net, determinizations, seed):
     """SPARTA's values the slow way: each re-deal's partner pick and every rollout's moves
     by the network's ``act``, one position at a time."""

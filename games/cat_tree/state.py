@@ -109,13 +109,16 @@ class CatTreeState(CompiledState):
         return self.master.take(self._master_index)
 
     # --- copies and determinization -----------------------------------------------------------
-    def resample(self, player: int, rng: random.Random) -> CatTreeState:
+    def resample(self, player: int, rng: random.Random, rewind: bool = False) -> CatTreeState:
         """Re-deal every card ``player`` has not seen (the deck, the partner's current
         hand and past discards) uniformly, keeping what ``player`` saw: their own deals
         and the partner's revealed kept cards. The partner's logged picks are rewritten so
         that the action log still replays this re-dealt game, and a pick of this turn not
         yet revealed (player 1 keeping after player 0) is drawn anew, lower or higher card
         at even odds: its logged index would tell which of its cards the partner kept.
+        With ``rewind``, the re-deal stops before that pick (``before_unseen_pick`` of the
+        re-deal with it, built once: a search makes the pick its own way), the generator
+        drawn from as for the pick, so that the re-deal is otherwise the same.
 
         The re-deal is a function of what ``player`` saw and of ``rng`` alone: two games
         that look the same to ``player`` re-deal alike (the unseen cards are shuffled from
@@ -149,7 +152,11 @@ class CatTreeState(CompiledState):
                 history[at] = KEEP_BASE + deal_of(deck, t, q).index(kind)
         unseen = self.unseen_pick(player)
         if unseen is not None:
-            history[unseen] = KEEP_BASE + rng.randrange(2)
+            pick = KEEP_BASE + rng.randrange(2)
+            if rewind:
+                del history[unseen:]
+            else:
+                history[unseen] = pick
         c = type(self)._rebuilt(self.options, self.seed, [tuple(deck)], history)
         c._core.copy_generator(self._core)  # this game's generator (``rng``), as a copy
         return c

@@ -91,10 +91,10 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
     n = state.num_players
     deals = [_plus(state.hands[q], state.passed[q]) for q in range(n)]
     others = [q for q in range(n) if q != v]
-    # Sorted (the hidden cards' counts), so that the re-deal depends on what the viewer has
-    # not seen and not on who holds it: the same re-deal of games it cannot tell apart.
-    hidden = _counts([card for q in others for card in _cards(deals[q])])
-    pool = [_by_type(_cards(hidden), t) for t in (0, 1)]
+    # Sorted, so that the re-deal depends on what the viewer has not seen and not on who
+    # holds it: the same re-deal of games it cannot tell apart.
+    hidden = sorted(card for q in others for card in _cards(deals[q]))
+    pool = [_by_type(hidden, t) for t in (0, 1)]
     for t in (0, 1):
         rng.shuffle(pool[t])
     new_deals = [None] * n

@@ -31,11 +31,12 @@ from catzoo.policies.search.inner import InnerPolicy
 from catzoo.policies.search.options import SearchOptionError
 
 
-def determinize(state, player: int, rng: random.Random):
+def determinize(state, player: int, rng: random.Random, rewind: bool = False):
     """``state.resample(player, rng)`` given a fresh generator drawn from ``rng``: a clone
     that kept the real game's generator would deal the next round exactly as the real game
-    will, which the searching player cannot know."""
-    det = state.resample(player, rng)
+    will, which the searching player cannot know. ``rewind``: stopped before the partner's
+    pick ``player`` has not seen (Cat Tree's ``resample(rewind=True)``)."""
+    det = state.resample(player, rng, rewind=True) if rewind else state.resample(player, rng)
     det.reseed(rng.getrandbits(64))
     return det
 
@@ -90,30 +91,39 @@ def determinizations(state, player: int, rng: random.Random, count: int,
     """``count`` determinizations of ``state`` from ``player``'s view: uniform
     (``determinize`` ``count`` times, drawing from ``rng`` as that does), or weighted by
     ``redeal``; with ``picks`` (a policy), the partner's pick of this turn that ``player``
-    has not seen is that policy's in each (``partner_picks``)."""
+    has not seen is that policy's in each (``partner_picks``; the same re-deals
+    otherwise)."""
+    rewind = picks is not None and has_unseen_pick(state, player)
     if redeal is None or redeal.candidates <= 1:
-        dets = [determinize(state, player, rng) for _ in range(count)]
-    else:
-        pool = [determinize(state, player, rng) for _ in range(count * redeal.candidates)]
-        weights = redeal_weights(pool, player, redeal)
-        cumulative = np.cumsum(weights)
-        chosen = [int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-                  for _ in range(count)]
-        dets = [pool[min(i, len(pool) - 1)].clone() for i in chosen]
-    return dets if picks is None else partner_picks(state, player, dets, picks)
+        dets = [determinize(state, player, rng, rewind) for _ in range(count)]
+        return partner_picks(dets, picks) if rewind else dets
+    # weighted: each candidate weighed with its pick as drawn, then the chosen ones rewound
+    pool = [determinize(state, player, rng) for _ in range(count * redeal.candidates)]
+    weights = redeal_weights(pool, player, redeal)
+    cumulative = np.cumsum(weights)
+    chosen = [pool[min(len(pool) - 1, int(np.searchsorted(
+        cumulative, rng.random() * cumulative[-1], side="right")))] for _ in range(count)]
+    if not rewind:
+        return [det.clone() for det in chosen]
+    return partner_picks([det.before_unseen_pick(player) for det in chosen], picks)
 
 
-def partner_picks(state, player: int, dets: list, policy) -> list:
-    """``dets`` (re-deals of ``state`` from ``player``'s view) with the partner's pick of
-    this turn that ``player`` has not seen (Cat Tree's simultaneous keep: ``unseen_pick``)
-    made by ``policy`` on its re-dealt hand, one ``act_batch`` for all of them; unchanged
-    where there is no such pick. A re-deal draws that pick at even odds, since the real one
-    is hidden; SPARTA assumes every other decision is the blueprint's, this one too: a
-    partner keeping the blueprint's card from the hand it was re-dealt is what the
-    searching player's belief says, and a pick at random is not."""
-    if not dets or getattr(state, "unseen_pick", lambda p: None)(player) is None:
-        return dets
-    rewound = [det.before_unseen_pick(player) for det in dets]
+def has_unseen_pick(state, player: int) -> bool:
+    """Whether ``state`` holds a pick of this turn ``player`` has not seen (Cat Tree's
+    ``unseen_pick``; no other game has one)."""
+    return getattr(state, "unseen_pick", lambda p: None)(player) is not None
+
+
+def partner_picks(rewound: list, policy) -> list:
+    """Re-deals ``rewound`` to the partner's pick the searching player has not seen (Cat
+    Tree's simultaneous keep: ``resample(rewind=True)``, ``before_unseen_pick``), each with
+    that pick made by ``policy`` on its re-dealt hand, one ``act_batch`` for all of them.
+    A re-deal draws that pick at even odds, since
+    the real one is hidden; SPARTA assumes every other decision is the blueprint's, this
+    one too: a partner keeping the blueprint's card from the hand it was re-dealt is what
+    the searching player's belief says, and a pick at random is not."""
+    if not rewound:
+        return rewound
     mover = rewound[0].current_player
     actions = policy.act_batch(np.stack([r.observation(mover) for r in rewound]),
                                np.stack([r.legal_mask() for r in rewound]))

@@ -95,6 +95,7 @@ class PIMCPolicy(Policy):
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
         bot = type(self).name
         opts = check_options(bot, options, type(self).options)
+        self.checked_options = opts  # a bot built on this one reads its own options here
         self.spec = opts["policy"]
         self.seconds = opts["seconds"]
         # A time budget alone is not capped by the default number of re-deals.

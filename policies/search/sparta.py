@@ -49,4 +49,4 @@ class SPARTAPolicy(pimc.PIMCPolicy):
 
     def __init__(self, num_players: int | None = None, seed: int | None = None, **options):
         super().__init__(num_players, seed, **options)  # checks ``options`` on this table
-        self.policy_picks = options.get("unseen_pick", OPTIONS["unseen_pick"][1]) == "policy"
+        self.policy_picks = self.checked_options["unseen_pick"] == "policy"
