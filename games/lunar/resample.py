@@ -3,12 +3,12 @@
 What stays fixed is all the viewer knows: its own deal, hand and picks, every card
 played (and from which area), the sky, the cards it received from its partner (which the
 partner then held), the number of rank and suit cards in every hand, and the suits each
-player proved absent from its hand by not following. The hidden rest (the other hands,
-the other players' picks that the viewer did not receive, the order of the 2-player decks)
-is re-dealt at random among the consistent deals, from pools in card order, so that a
-re-deal is a function of what the viewer saw and of the generator alone
-(tests/test_redeal_information.py). The recorded deal and the hidden pick actions are
-rewritten so that the action log of the copy replays it exactly.
+player proved absent from its hand by not following. The hidden rest (the other hands, the
+other players' picks that the viewer did not receive, the order in which each other player
+made its picks, the order of the 2-player decks) is re-dealt at random among the consistent
+deals, from pools in card order, so that a re-deal is a function of what the viewer saw and
+of the generator alone (tests/test_redeal_information.py). The recorded deal and the hidden
+pick actions are rewritten so that the action log of the copy replays it exactly.
 """
 
 from __future__ import annotations
@@ -61,15 +61,24 @@ def resample(state, player: int, rng: random.Random, attempts: int = 1000):
     return c
 
 
-def _rewrite_picks(state, c, q: int, picks: list[int], rng: random.Random) -> None:
-    """Record ``picks`` as q's pass, in the type order of q's original picks."""
-    pool = {t: _by_type(picks, t) for t in (0, 1)}
+def _pass(cards, rng: random.Random) -> list[int]:
+    """A pass drawn from ``cards``: 2 ranks and 2 suits, in a random order of picks (any
+    order is legal, and the viewer saw none of it)."""
+    picks = []
     for t in (0, 1):
-        rng.shuffle(pool[t])
-    for index in state._pick_at[q]:
-        original = state.history[index] - PICK_BASE
-        c.history[index] = PICK_BASE + pool[card_type(original)].pop()
-    c._core.set_passed(q, _counts(picks))  # the features too
+        mine = _by_type(cards, t)
+        rng.shuffle(mine)
+        picks += mine[:PASS_PER_TYPE]
+    rng.shuffle(picks)
+    return picks
+
+
+def _rewrite_picks(state, c, q: int, picks: list[int]) -> None:
+    """Record the first of ``picks`` as the pass picks q has made so far."""
+    made = state._pick_at[q]
+    for index, card in zip(made, picks):
+        c.history[index] = PICK_BASE + card
+    c._core.set_passed(q, _counts(picks[:len(made)]))  # the features too
 
 
 def _set_order(c, deals: list[list[int]], tail_by_type=None) -> None:
@@ -104,13 +113,8 @@ def _resample_before_exchange(state, c, v: int, rng: random.Random) -> None:
         for t in (0, 1):
             cards += pool[t][i * DEAL_PER_TYPE:(i + 1) * DEAL_PER_TYPE]
         new_deals[q] = cards
-        types = [card_type(state.history[k] - PICK_BASE) for k in state._pick_at[q]]
-        picks = []
-        for t in (0, 1):
-            mine = _by_type(cards, t)
-            rng.shuffle(mine)
-            picks += mine[:types.count(t)]
-        _rewrite_picks(state, c, q, picks, rng)
+        # Which types q has passed so far is hidden too: drawn, not read off its picks.
+        _rewrite_picks(state, c, q, _pass(cards, rng))
         c._core.set_hand(q, _minus(_counts(cards), c.passed[q]))
     _set_order(c, new_deals)
 
@@ -178,18 +182,14 @@ def _resample_hands(state, c, v: int, rng: random.Random, attempts: int) -> bool
     # The opponents' passes were never seen by the viewer: each gave the other a random
     # 2 ranks + 2 suits of what the receiver held after the exchange.
     o1, o3 = (v + 1) % 4, (v + 3) % 4
-    gifts = {}
+    gifts = {giver: _pass(_cards(held[taker]), rng) for giver, taker in ((o1, o3), (o3, o1))}
     for giver, taker in ((o1, o3), (o3, o1)):
-        cards = _cards(held[taker])
-        gift = []
-        for t in (0, 1):
-            mine = _by_type(cards, t)
-            rng.shuffle(mine)
-            gift += mine[:PASS_PER_TYPE]
-        gifts[giver] = gift
-    for giver, taker in ((o1, o3), (o3, o1)):
-        _rewrite_picks(state, c, giver, gifts[giver], rng)
+        _rewrite_picks(state, c, giver, gifts[giver])
         c._core.set_received(taker, _counts(gifts[giver]))  # the features too
+    # The partner's gift the viewer holds, in an order of picks it never saw.
+    gift = _cards(state.received[v])
+    rng.shuffle(gift)
+    _rewrite_picks(state, c, w, gift)
     for giver in (o1, o3):
         deals[giver] = _cards(_minus(_plus(held[giver], c.passed[giver]), c.received[giver]))
     _set_order(c, deals)
