@@ -43,7 +43,6 @@ def test_a_redeal_of_a_redeal_is_a_redeal_of_the_game(cls, n, seed, steps):
             np.testing.assert_array_equal(a.observation(p), b.observation(p))
 
 
-
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), picks=st.integers(1, 16), viewer=st.integers(0, 3))
 def test_a_lunar_redeal_reads_no_hidden_pick(seed, picks, viewer):

@@ -118,10 +118,10 @@ def partner_picks(rewound: list, policy) -> list:
     """Re-deals ``rewound`` to the partner's pick the searching player has not seen (Cat
     Tree's simultaneous keep: ``resample(rewind=True)``, ``before_unseen_pick``), each with
     that pick made by ``policy`` on its re-dealt hand, one ``act_batch`` for all of them.
-    A re-deal draws that pick at even odds, since
-    the real one is hidden; SPARTA assumes every other decision is the blueprint's, this
-    one too: a partner keeping the blueprint's card from the hand it was re-dealt is what
-    the searching player's belief says, and a pick at random is not."""
+    A re-deal draws that pick at even odds, since the real one is hidden; SPARTA assumes
+    every other decision is the blueprint's, this one too: a partner keeping the
+    blueprint's card from the hand it was re-dealt is what the searching player's belief
+    says, and a pick at random is not."""
     if not rewound:
         return rewound
     mover = rewound[0].current_player
