@@ -81,6 +81,14 @@ def test_replay_from_the_action_log(n):
         assert_replays(state)
 
 
+def public_hand(state, q: int) -> list[int]:
+    """q's hand whose sizes by type everyone knows: before the exchange no pick shows, so
+    the hand with the picks made so far."""
+    if state.phase != PASS:
+        return list(state.hands[q])
+    return [h + x for h, x in zip(state.hands[q], state.passed[q])]
+
+
 @pytest.mark.parametrize("n", [2, 4])
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 250))
@@ -99,15 +107,11 @@ def test_resample_keeps_the_viewers_information_and_replays(n, seed, steps):
         assert card_locations(copy) == card_locations(state)
         assert copy.passed[viewer] == state.passed[viewer]
         for q in range(n):
-            # Hand sizes by type are public, except that no pick shows before the
-            # exchange: then only the deal's (hand and picks so far) and how many picks.
-            held, held_copy = state.hands[q], copy.hands[q]
             if state.phase == PASS:
                 assert sum(copy.passed[q]) == sum(state.passed[q])
-                held = [h + x for h, x in zip(held, state.passed[q])]
-                held_copy = [h + x for h, x in zip(held_copy, copy.passed[q])]
             for kinds in (range(NUM_SUITS), range(NUM_SUITS, NUM_CARDS)):
-                assert sum(held_copy[c] for c in kinds) == sum(held[c] for c in kinds)
+                assert sum(public_hand(copy, q)[c] for c in kinds) == sum(
+                    public_hand(state, q)[c] for c in kinds)
             # suits a player proved void in stay absent
             assert not any(copy.voids[q] >> s & 1 and copy.hands[q][s] for s in range(4))
         if copy.current_player == viewer:

@@ -2,14 +2,14 @@
 
 What stays fixed is all the viewer knows: its own deal, hand and picks, every card
 played (and from which area), the sky, the cards it received from its partner (which the
-partner then held), the number of rank and suit cards in every hand (before the
-exchange, in every deal: no pick shows), and the suits each player proved absent from
-its hand by not following. The hidden rest (the other hands, the other players' picks
-that the viewer did not receive, the order in which each other player made its picks,
-the order of the 2-player decks) is re-dealt at random among the consistent deals, from
-pools in card order, so that a re-deal is a function of what the viewer saw and of the
-generator alone (tests/test_redeal_information.py). The recorded deal and the hidden
-pick actions are rewritten so that the action log of the copy replays it exactly.
+partner then held), the number of rank and suit cards in every hand once the passes are
+exchanged (before, no pick shows), and the suits each player proved absent from its hand
+by not following. The hidden rest (the other hands, the other players' picks that the
+viewer did not receive, the order in which each other player made its picks, the order
+of the 2-player decks) is re-dealt at random among the consistent deals, from pools in
+card order, so that a re-deal is a function of what the viewer saw and of the generator
+alone (tests/test_redeal_information.py). The recorded deal and the hidden pick actions
+are rewritten so that the action log of the copy replays it exactly.
 """
 
 from __future__ import annotations
