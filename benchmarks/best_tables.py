@@ -68,12 +68,14 @@ def tables() -> list[Table]:
     return out + [Table("cat_tree", 2, "oracle", ORACLE_BAR)]
 
 
-def command(t: Table, policy: str, games: int, seed: int, workers: int, out: str) -> list[str]:
+def command(t: Table, policy: str, games: int, seed: int, workers: int) -> list[str]:
+    """The table's command as a reader reproduces it (best.json's ``command``); where this
+    benchmark writes its output, and its quiet flags, are added only to the run."""
     if t.opponent == "oracle":
         return ["catzoo", "oracle", "--policy", policy]
     return ["catzoo", "arena", t.game, "--players", str(t.players), "--policy", policy,
             "--policy", t.opponent, "--games", str(games), "--workers", str(workers),
-            "--seed", str(seed), "--out", out, "--no-plot", "--quiet"]
+            "--seed", str(seed)]
 
 
 def best_policy(t: Table, candidate: str | None) -> str:
@@ -164,7 +166,7 @@ def main(argv=None) -> int:
     for t in chosen:
         policy = best_policy(t, args.policy)
         out = os.path.join(args.source or args.out, t.stem(args.trial))
-        cmd = command(t, policy, games, seed, args.workers, out)
+        cmd = command(t, policy, games, seed, args.workers)
         print("$ " + " ".join(cmd), flush=True)
         if args.list:
             continue
@@ -173,7 +175,8 @@ def main(argv=None) -> int:
         else:
             if not args.source:
                 subprocess.run(["nice", "-n", "5", os.path.join(os.path.dirname(sys.executable),
-                                                               "catzoo"), *cmd[1:]], check=True)
+                                                               "catzoo"), *cmd[1:],
+                                "--out", out, "--no-plot", "--quiet"], check=True)
             figure = figures_of(Path(out, f"arena_{t.game}.json"), t)
         figure["command"] = " ".join(cmd)
         figure["policy"] = policy
